@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Install what is missing, build, run every test suite, end with "N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh || { echo "0 passed, 1 failed"; exit 1; }
+./scripts/build.sh || { echo "0 passed, 1 failed"; exit 1; }
+
+meson test -C build --print-errorlogs --num-processes 2 "$@"
+status=$?
+/usr/bin/python3 scripts/count_tests.py build/meson-logs/testlog.junit.xml build/meson-logs/testlog.json
+exit $status
