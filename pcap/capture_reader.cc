@@ -1,0 +1,97 @@
+#include "pcap/capture_reader.h"
+
+#include <pcap.h>
+
+#include <filesystem>
+#include <system_error>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace rtb::capture {
+namespace {
+
+constexpr uint64_t kMaxSpanNs = UINT64_MAX / 1'000;  // the largest span rtb::Time holds
+
+// libpcap reports DLT_* values; files store LINKTYPE_* values. They differ for raw IP.
+LinkType to_link_type(int dlt) {
+  if (dlt == DLT_RAW) return LinkType::kRaw;
+  return static_cast<LinkType>(dlt);
+}
+
+// " (10 bytes)" for an existing file, so a short file reads as truncated; "" otherwise.
+std::string size_note(const std::string& path) {
+  std::error_code ec;
+  const auto n = std::filesystem::file_size(path, ec);
+  return ec ? std::string() : fmt::format(" ({} bytes)", n);
+}
+
+}  // namespace
+
+void CaptureReader::Closer::operator()(pcap* p) const { pcap_close(p); }
+
+Expected<CaptureReader> CaptureReader::open(const std::string& path, ReaderOptions options) {
+  char errbuf[PCAP_ERRBUF_SIZE] = {};
+  pcap_t* p = pcap_open_offline_with_tstamp_precision(path.c_str(),
+                                                      PCAP_TSTAMP_PRECISION_NANO, errbuf);
+  if (p == nullptr) {
+    return Error{fmt::format("cannot read capture '{}'{}: {}; expected a readable pcap or "
+                             "pcapng file", path, size_note(path), errbuf)};
+  }
+  return CaptureReader(path, p, options);
+}
+
+CaptureReader::CaptureReader(std::string path, pcap* handle, ReaderOptions options)
+    : path_(std::move(path)), handle_(handle), options_(options),
+      link_(to_link_type(pcap_datalink(handle))) {}
+
+Status CaptureReader::set_time(CapturedFrame& out, uint64_t ts_ns) {
+  if (!options_.origin_ns) options_.origin_ns = ts_ns;
+  const uint64_t origin = *options_.origin_ns;
+  if (ts_ns < origin || ts_ns - origin > kMaxSpanNs) {
+    return Error{fmt::format("capture '{}': frame {} is stamped {} ns since the epoch, "
+                             "outside [{}, {}] ns that rtb::Time can hold from the origin; "
+                             "pass ReaderOptions::origin_ns at or before the earliest frame",
+                             path_, frames_ + 1, ts_ns, origin, origin + kMaxSpanNs)};
+  }
+  out.ts_ns = ts_ns;
+  out.ts = Time::ps((ts_ns - origin) * 1'000);
+  return {};
+}
+
+Expected<bool> CaptureReader::next(CapturedFrame& out) {
+  pcap_pkthdr* h = nullptr;
+  const u_char* data = nullptr;
+  const int rc = pcap_next_ex(handle_.get(), &h, &data);
+  if (rc == PCAP_ERROR_BREAK) return false;
+  if (rc != 1) {
+    return Error{fmt::format("capture '{}': cannot read frame {}: {}", path_, frames_ + 1,
+                             pcap_geterr(handle_.get()))};
+  }
+  // With PCAP_TSTAMP_PRECISION_NANO, tv_usec holds nanoseconds.
+  const uint64_t ts_ns = static_cast<uint64_t>(h->ts.tv_sec) * 1'000'000'000 +
+                         static_cast<uint64_t>(h->ts.tv_usec);
+  if (Status s = set_time(out, ts_ns); !s) return Error{s.message()};
+  out.link = link_;
+  out.captured_len = h->caplen;
+  out.original_len = h->len;
+  out.bytes.assign(data, data + h->caplen);
+  ++frames_;
+  return true;
+}
+
+Expected<std::vector<CapturedFrame>> read_all(const std::string& path, ReaderOptions options) {
+  auto reader = CaptureReader::open(path, options);
+  if (!reader) return reader.error();
+  std::vector<CapturedFrame> frames;
+  CapturedFrame f;
+  while (true) {
+    auto more = reader.value().next(f);
+    if (!more) return more.error();
+    if (!more.value()) break;
+    frames.push_back(std::move(f));
+  }
+  return frames;
+}
+
+}  // namespace rtb::capture
