@@ -8,6 +8,7 @@
 #include <compare>
 #include <cstdint>
 #include <limits>
+#include <ostream>
 
 namespace rtb {
 
@@ -129,5 +130,10 @@ class SerialClock {
   Rate rate_;
   uint64_t rem_ = 0;
 };
+
+// For test failure messages and logs.
+inline std::ostream& operator<<(std::ostream& os, Time t) { return os << t.ps() << "ps"; }
+inline std::ostream& operator<<(std::ostream& os, Bytes b) { return os << b.count() << "B"; }
+inline std::ostream& operator<<(std::ostream& os, Rate r) { return os << r.bps() << "bps"; }
 
 }  // namespace rtb

@@ -1,0 +1,123 @@
+#include "runtime/wire_link.h"
+
+#include <rte_mbuf.h>
+
+#include <bit>
+#include <cassert>
+#include <cstdio>
+#include <cstdlib>
+
+#include "runtime/link_faults.h"
+
+namespace rtb::runtime {
+namespace {
+
+// Frames that can be in flight at once: the cable holds propagation / (shortest frame
+// time) frames, plus the one being serialized, plus control frames queued behind it.
+uint32_t ring_capacity(const WireLinkConfig& c) {
+  const Time shortest = c.rate.time_for(wire_occupancy(0));
+  const Time longest = c.rate.time_for(wire_occupancy(static_cast<uint32_t>(c.max_frame.count())));
+  const uint64_t frames = (c.propagation + longest) / shortest + 16;
+  return std::bit_ceil(static_cast<uint32_t>(frames));
+}
+
+}  // namespace
+
+WireLink::WireLink(WireLinkConfig config)
+    : config_(std::move(config)), serial_(config_.rate), ring_(ring_capacity(config_)) {}
+
+WireLink::~WireLink() { drain(); }
+
+void WireLink::connect_receiver(Waker* waker, StageId receiver) {
+  waker_ = waker;
+  receiver_ = receiver;
+}
+
+void WireLink::send(Time now, rte_mbuf* frame) {
+  assert(can_send(now));
+  start_frame(now, frame);
+}
+
+void WireLink::send_control(Time now, rte_mbuf* frame) {
+  ++counters_.control_frames;
+  start_frame(busy_until_ > now ? busy_until_ : now, frame);
+}
+
+Time WireLink::start_frame(Time start, rte_mbuf* frame) {
+  if (start > busy_until_) serial_.reset();  // the wire was idle: no remainder to carry
+  const uint32_t len = rte_pktmbuf_pkt_len(frame);
+  const Time serialization = serial_.advance(wire_occupancy(len));
+  const uint64_t index = counters_.frames++;
+  counters_.bytes += len;
+  counters_.busy += serialization;
+  busy_until_ = start + serialization;
+  const Time arrival = busy_until_ + config_.propagation;
+
+  const LinkFaults::Verdict verdict =
+      faults_ ? faults_->judge(index, start, frame) : LinkFaults::Verdict::kPass;
+  switch (verdict) {
+    case LinkFaults::Verdict::kDrop:
+      ++counters_.dropped_fault;
+      rte_pktmbuf_free(frame);
+      return arrival;
+    case LinkFaults::Verdict::kLinkDown:
+      ++counters_.dropped_link_down;
+      rte_pktmbuf_free(frame);
+      return arrival;
+    case LinkFaults::Verdict::kCorrupted:
+      ++counters_.corrupted;
+      break;
+    case LinkFaults::Verdict::kPass:
+      break;
+  }
+  push(arrival, frame);
+  return arrival;
+}
+
+void WireLink::push(Time arrival, rte_mbuf* frame) {
+  if (count_ == ring_.size()) {
+    std::fprintf(stderr, "rocetb: link %s: more frames in flight than its ring holds (%zu)\n",
+                 config_.name.c_str(), ring_.size());
+    std::abort();  // an internal sizing bug, not a user error
+  }
+  const uint32_t mask = static_cast<uint32_t>(ring_.size()) - 1;
+  ring_[(head_ + count_) & mask] = InFlight{arrival, frame};
+  ++count_;
+  if (waker_ != nullptr) waker_->wake(receiver_, arrival);
+}
+
+void WireLink::apply_pause(uint8_t priority, uint16_t quanta, Time now) {
+  // One pause quantum = 512 bit times = 64 bytes at the link rate (802.1Qbb, 802.3 31B).
+  paused_until_[priority] = now + config_.rate.time_for(Bytes(64) * quanta);
+}
+
+Time WireLink::next_arrival() const {
+  return count_ == 0 ? Time::never() : ring_[head_].arrival;
+}
+
+uint32_t WireLink::receive(Time now, rte_mbuf** out, uint32_t max) {
+  const uint32_t mask = static_cast<uint32_t>(ring_.size()) - 1;
+  uint32_t n = 0;
+  while (count_ > 0 && n < max && ring_[head_].arrival <= now) {
+    const InFlight& f = ring_[head_];
+    head_ = (head_ + 1) & mask;
+    --count_;
+    if (faults_ != nullptr && faults_->down_at(f.arrival)) {
+      ++counters_.dropped_link_down;  // the link went down while the frame was on it
+      rte_pktmbuf_free(f.frame);
+      continue;
+    }
+    out[n++] = f.frame;
+  }
+  counters_.delivered += n;
+  return n;
+}
+
+uint32_t WireLink::drain() {
+  const uint32_t mask = static_cast<uint32_t>(ring_.size()) - 1;
+  const uint32_t n = count_;
+  for (; count_ > 0; --count_, head_ = (head_ + 1) & mask) rte_pktmbuf_free(ring_[head_].frame);
+  return n;
+}
+
+}  // namespace rtb::runtime

@@ -1,0 +1,130 @@
+// One direction of an in-process cable and the MAC at its sending end (design.md, "The
+// pipeline", wire link). Exact to the picosecond:
+//
+//  - a frame starts only when the wire is free (busy_until <= now): can_send();
+//  - it occupies the wire for max(len + 4, 64) + 20 bytes at the link rate (FCS, minimum
+//    frame, preamble + start delimiter + inter-frame gap), summed without drift;
+//  - it arrives store-and-forward: start + serialization + propagation delay;
+//  - a PFC frame overtakes data queued in the sending stage but waits for the frame already
+//    on the wire: send_control() starts it at max(now, busy_until), before any data the
+//    stage could start then (the stage finds the wire busy again);
+//  - received PFC pauses are kept here, at the sending end, per priority: the owner of the
+//    send queue asks may_start(priority, now) before each frame starts. A pause arriving
+//    mid-frame does not stop the frame on the wire.
+//
+// The link holds no queue of data: queues form in the stages that own them (a switch
+// egress queue, a host's send queue), which is what makes ECN marks and PFC real. It only
+// holds frames in flight, in a ring sized at construction (no allocation per frame).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/units.h"
+#include "runtime/stage.h"
+
+struct rte_mbuf;
+
+namespace rtb::runtime {
+
+class LinkFaults;
+
+struct WireLinkConfig {
+  std::string name;                // e.g. "host0->sw0", used in captures and errors
+  Rate rate = Rate::gbps(100);
+  Time propagation = Time::zero();  // or from cable length: propagation_for_cable()
+  Bytes max_frame = Bytes(9'216);   // bounds the in-flight ring
+};
+
+// Light in fibre/copper: about 5 ns per metre (design.md).
+constexpr Time propagation_for_cable(uint64_t metres) { return Time::ns(5) * metres; }
+
+// Bytes a frame of `frame_len` (without FCS) occupies on the wire.
+constexpr Bytes wire_occupancy(uint32_t frame_len) {
+  const uint64_t with_fcs = static_cast<uint64_t>(frame_len) + 4;
+  return Bytes((with_fcs < 64 ? 64 : with_fcs) + 20);
+}
+
+struct WireLinkCounters {
+  uint64_t frames = 0;        // frames that started on the wire
+  uint64_t bytes = 0;         // their lengths without FCS
+  uint64_t control_frames = 0;
+  Time busy;                  // total time the wire was occupied
+  uint64_t delivered = 0;     // frames handed to the receiver
+  uint64_t dropped_fault = 0;     // dropped by a fault hook
+  uint64_t dropped_link_down = 0; // lost because the link was down
+  uint64_t corrupted = 0;
+};
+
+class WireLink {
+ public:
+  explicit WireLink(WireLinkConfig config);
+  ~WireLink();
+  WireLink(const WireLink&) = delete;
+  WireLink& operator=(const WireLink&) = delete;
+
+  // The stage that receives from this link, and how to wake it.
+  void connect_receiver(Waker* waker, StageId receiver);
+
+  // --- sending end ---
+  bool can_send(Time now) const { return busy_until_ <= now; }
+  Time free_at() const { return busy_until_; }
+  bool may_start(uint8_t priority, Time now) const { return paused_until_[priority] <= now; }
+  Time paused_until(uint8_t priority) const { return paused_until_[priority]; }
+  // Starts a data frame now. Precondition: can_send(now). Takes ownership of `frame`.
+  void send(Time now, rte_mbuf* frame);
+  // Starts a MAC control (PFC) frame as soon as the frame on the wire ends.
+  void send_control(Time now, rte_mbuf* frame);
+  // A PFC frame for `priority` was received at the other end of the cable: pause this
+  // direction for quanta x 512 bit times (802.1Qbb); a later frame replaces the remaining
+  // time; quanta 0 resumes at once. Called by the stage that owns this sending end (it
+  // received the PFC frame on the reverse direction), whose next_deadline() then reflects
+  // the new pause; anyone else must wake that stage.
+  void apply_pause(uint8_t priority, uint16_t quanta, Time now);
+
+  // --- receiving end ---
+  Time next_arrival() const;
+  // Moves up to `max` frames that have arrived by `now` into `out`; returns how many.
+  uint32_t receive(Time now, rte_mbuf** out, uint32_t max);
+  uint32_t in_flight() const { return count_; }
+
+  // --- faults ---
+  // Fault hooks applied to every frame at the moment it starts; owned by the caller.
+  void set_faults(LinkFaults* faults) { faults_ = faults; }
+
+  const WireLinkConfig& config() const { return config_; }
+  const WireLinkCounters& counters() const { return counters_; }
+  // Frees frames still in flight (end of run); returns how many.
+  uint32_t drain();
+
+ private:
+  struct InFlight {
+    Time arrival;
+    rte_mbuf* frame;
+  };
+  Time start_frame(Time start, rte_mbuf* frame);
+  void push(Time arrival, rte_mbuf* frame);
+
+  WireLinkConfig config_;
+  SerialClock serial_;
+  Time busy_until_;
+  std::array<Time, 8> paused_until_{};
+  std::vector<InFlight> ring_;  // power-of-two capacity, sized once
+  uint32_t head_ = 0;
+  uint32_t count_ = 0;
+  Waker* waker_ = nullptr;
+  StageId receiver_ = kNoStage;
+  LinkFaults* faults_ = nullptr;
+  WireLinkCounters counters_;
+};
+
+// Both directions of a cable, each with its own counters.
+struct Cable {
+  Cable(const WireLinkConfig& a_to_b, const WireLinkConfig& b_to_a) : ab(a_to_b), ba(b_to_a) {}
+  WireLink ab;
+  WireLink ba;
+};
+
+}  // namespace rtb::runtime
