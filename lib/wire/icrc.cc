@@ -1,0 +1,50 @@
+#include "wire/icrc.h"
+
+#include <array>
+#include <cstring>
+#include <mutex>
+
+#include <rte_net_crc.h>
+
+namespace rtb::wire {
+namespace {
+
+// Byte offsets of the masked fields (reference §2.3).
+constexpr uint32_t kIpTos = 1, kIpTtl = 8, kIpChecksum = 10;
+constexpr uint32_t kUdpChecksum = 6;
+constexpr uint32_t kBthByte4 = 4;
+constexpr uint32_t kUdpBytes = 8;
+
+// The largest IPv4 packet plus the prefix; one buffer per thread, allocated once.
+thread_local std::array<uint8_t, kIcrcPrefixBytes + 65536> t_masked;
+
+void select_crc_alg() {
+  // The scalar table path needs no EAL and logs nothing. A process that has initialised
+  // EAL may switch to RTE_NET_CRC_SSE42 itself; results are identical.
+  static std::once_flag once;
+  std::call_once(once, [] { rte_net_crc_set_alg(RTE_NET_CRC_SCALAR); });
+}
+
+}  // namespace
+
+uint32_t crc32_eth(const uint8_t* p, uint32_t n) {
+  select_crc_alg();
+  return rte_net_crc_calc(p, n, RTE_NET_CRC32_ETH);
+}
+
+uint32_t icrc_full(const uint8_t* ipv4, uint32_t covered) {
+  uint8_t* buf = t_masked.data();
+  std::memset(buf, 0xFF, kIcrcPrefixBytes);
+  uint8_t* m = buf + kIcrcPrefixBytes;
+  std::memcpy(m, ipv4, covered);
+  const uint32_t ihl_bytes = (ipv4[0] & 0x0Fu) * 4u;
+  m[kIpTos] = 0xFF;
+  m[kIpTtl] = 0xFF;
+  m[kIpChecksum] = m[kIpChecksum + 1] = 0xFF;
+  uint8_t* udp = m + ihl_bytes;
+  udp[kUdpChecksum] = udp[kUdpChecksum + 1] = 0xFF;
+  udp[kUdpBytes + kBthByte4] = 0xFF;
+  return crc32_eth(buf, kIcrcPrefixBytes + covered);
+}
+
+}  // namespace rtb::wire

@@ -1,0 +1,38 @@
+// RoCEv2 Invariant CRC, full computation (reference §2.3):
+//
+//   buf  = 8 x 0xFF                               (stands in for the masked IB LRH)
+//        + IPv4 header with TOS = 0xFF, TTL = 0xFF, header checksum = 0xFFFF
+//        + UDP header with checksum = 0xFFFF      (ports and length NOT masked)
+//        + BTH with byte 4 (FECN|BECN|resv6) = 0xFF
+//        + extended headers + payload + pad       (up to, not including, the ICRC)
+//   icrc = CRC-32/IEEE 802.3 (buf)                (= zlib crc32 = rte_net_crc CRC32_ETH)
+//   wire = icrc in little-endian byte order
+//
+// The Ethernet header, any VLAN tag and the FCS are not covered. This file is the
+// reference every faster path is tested against; it copies the covered bytes.
+#pragma once
+
+#include <cstdint>
+
+namespace rtb::wire {
+
+inline constexpr uint32_t kIcrcBytes = 4;
+inline constexpr uint32_t kIcrcPrefixBytes = 8;  // the 8 x 0xFF in place of the LRH
+
+// CRC-32/IEEE 802.3 of n bytes, computed by DPDK's rte_net_crc (works without EAL).
+uint32_t crc32_eth(const uint8_t* p, uint32_t n);
+
+// ICRC of a RoCEv2 packet given from its IPv4 header: `covered` is the number of bytes
+// from the start of the IPv4 header up to (not including) the ICRC. The header length
+// is taken from the IHL field; the caller has checked that IPv4, UDP and BTH fit.
+uint32_t icrc_full(const uint8_t* ipv4, uint32_t covered);
+
+// Wire form: the CRC's least significant byte first (like the Ethernet FCS).
+inline void store_icrc(uint8_t* p, uint32_t icrc) {
+  for (int i = 0; i < 4; ++i) p[i] = static_cast<uint8_t>(icrc >> (8 * i));
+}
+inline uint32_t load_icrc(const uint8_t* p) {
+  return uint32_t{p[0]} | (uint32_t{p[1]} << 8) | (uint32_t{p[2]} << 16) | (uint32_t{p[3]} << 24);
+}
+
+}  // namespace rtb::wire
