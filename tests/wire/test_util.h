@@ -1,0 +1,74 @@
+// Helpers shared by the wire tests: hex frames, reference flows, capture paths, and a
+// buffer with guard pages for checking that nothing reads or writes outside a frame.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "wire/flow_template.h"
+#include "wire/payload_pattern.h"
+
+namespace rtb::wire::test {
+
+inline std::vector<uint8_t> hex(std::string_view s) {
+  std::vector<uint8_t> out;
+  int hi = -1;
+  for (char ch : s) {
+    int v = -1;
+    if (ch >= '0' && ch <= '9') v = ch - '0';
+    if (ch >= 'a' && ch <= 'f') v = ch - 'a' + 10;
+    if (ch >= 'A' && ch <= 'F') v = ch - 'A' + 10;
+    if (v < 0) continue;
+    if (hi < 0) {
+      hi = v;
+    } else {
+      out.push_back(static_cast<uint8_t>(hi * 16 + v));
+      hi = -1;
+    }
+  }
+  return out;
+}
+
+inline std::string shared_capture(const std::string& name) {
+  const char* root = std::getenv("ROCETB_SHARED");
+  return std::string(root != nullptr ? root : "/work/shared") + "/captures/" + name;
+}
+
+// The flows of captures/README.md §3 (scapy_roce_reference.pcap): requester
+// 02:00:00:00:00:01 / 192.0.2.1 / QPN 0x456, responder 02:00:00:00:00:02 / 192.0.2.2 /
+// QPN 0x123, DSCP 26, UDP sport 49152, PMTU 256, MigReq 0.
+inline FlowSpec scapy_requester_spec() {
+  FlowSpec s;
+  s.src_mac = MacAddr{{2, 0, 0, 0, 0, 1}};
+  s.dst_mac = MacAddr{{2, 0, 0, 0, 0, 2}};
+  s.src_ip = 0xC0000201;
+  s.dst_ip = 0xC0000202;
+  s.src_qpn = 0x456;
+  s.dst_qpn = 0x123;
+  s.dscp = 26;
+  s.udp_sport = 49152;
+  s.path_mtu = 256;
+  return s;
+}
+inline FlowSpec scapy_responder_spec() {
+  FlowSpec s = scapy_requester_spec();
+  std::swap(s.src_mac, s.dst_mac);
+  std::swap(s.src_ip, s.dst_ip);
+  std::swap(s.src_qpn, s.dst_qpn);
+  return s;
+}
+
+// A buffer for one frame: kMaxHeaderBytes of headroom, the payload pattern, tail room.
+struct FrameBuffer {
+  explicit FrameBuffer(uint32_t payload_bytes, uint32_t tail = 512)
+      : bytes(kMaxHeaderBytes + payload_bytes + tail, 0xEE) {
+    write_payload_pattern(payload(), payload_bytes);
+  }
+  uint8_t* payload() { return bytes.data() + kMaxHeaderBytes; }
+  std::vector<uint8_t> bytes;
+};
+
+}  // namespace rtb::wire::test
