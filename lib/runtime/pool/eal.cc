@@ -1,0 +1,119 @@
+#include "runtime/pool/eal.h"
+
+#include <rte_eal.h>
+#include <rte_errno.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+namespace rtb::runtime {
+namespace {
+
+enum class EalState { kNotStarted, kRunning, kFailed, kStopped };
+
+EalState g_state = EalState::kNotStarted;
+// rte_eal_init may keep pointers into argv, so the strings live as long as the process.
+std::vector<std::string> g_args;
+std::vector<char*> g_argv;
+
+std::string joined(const std::vector<std::string>& args) {
+  return fmt::format("{}", fmt::join(args, " "));
+}
+
+std::string file_prefix_of(const std::vector<std::string>& args) {
+  for (size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == "--file-prefix") return args[i + 1];
+  }
+  return "rte";
+}
+
+std::string already_message() {
+  return fmt::format("the DPDK EAL initialises once per process and was already {} in this "
+                     "process (args: {}); start it once, in main(), before any test or run",
+                     g_state == EalState::kFailed ? "tried (and failed)" : "started",
+                     joined(g_args));
+}
+
+}  // namespace
+
+std::string explain_eal_failure(int err, const std::vector<std::string>& args) {
+  const std::string cmd = joined(args);
+  switch (err) {
+    case EACCES:
+    case EPERM:
+      return fmt::format("DPDK EAL start failed: permission denied ({}); run as root or give "
+                         "the binary CAP_SYS_ADMIN, CAP_IPC_LOCK and CAP_NET_ADMIN (setcap), "
+                         "or use --no-huge and --no-pci for virtual runs; args: {}",
+                         std::strerror(err), cmd);
+    case EBUSY:
+    case EAGAIN:
+    case EEXIST:
+      return fmt::format("DPDK EAL start failed: file prefix '{}' is in use by another DPDK "
+                         "process ({}); stop that process or choose another file prefix; "
+                         "args: {}", file_prefix_of(args), std::strerror(err), cmd);
+    case ENOMEM:
+      return fmt::format("DPDK EAL start failed: not enough memory ({}); lower the pool "
+                         "sizes, raise -m (EalOptions::memory_mb) within what the machine "
+                         "has, or free hugepages (see /sys/kernel/mm/hugepages); args: {}",
+                         std::strerror(err), cmd);
+    case EALREADY:
+      return fmt::format("DPDK EAL start failed: the EAL initialises once per process and "
+                         "was already started; args: {}", cmd);
+    case EINVAL:
+      return fmt::format("DPDK EAL start failed: invalid EAL arguments; check the lcores "
+                         "exist (-l) and the extra arguments; args: {}", cmd);
+    case 0:
+      return fmt::format("DPDK EAL start failed without a reason code; the usual cause is "
+                         "another DPDK process holding file prefix '{}' (stop it or choose "
+                         "another prefix); run with log_level \"debug\" for the EAL's own "
+                         "messages; args: {}", file_prefix_of(args), cmd);
+    default:
+      return fmt::format("DPDK EAL start failed: {} (rte_errno {}); run with log_level "
+                         "\"debug\" for the EAL's own messages; args: {}",
+                         rte_strerror(err), err, cmd);
+  }
+}
+
+Status start_eal(const EalOptions& options) {
+  if (g_state != EalState::kNotStarted) return Error{already_message()};
+  auto args = eal_arguments(options, probe_hugepages());
+  if (!args) return args.error();
+  g_args = std::move(args).value();
+  g_argv.clear();
+  for (auto& s : g_args) g_argv.push_back(s.data());
+  g_argv.push_back(nullptr);
+  rte_errno = 0;
+  const int rc = rte_eal_init(static_cast<int>(g_args.size()), g_argv.data());
+  if (rc < 0) {
+    g_state = EalState::kFailed;
+    return Error{explain_eal_failure(rte_errno, g_args)};
+  }
+  g_state = EalState::kRunning;
+  return {};
+}
+
+bool eal_running() { return g_state == EalState::kRunning; }
+
+const std::vector<std::string>& eal_arguments_used() { return g_args; }
+
+Status stop_eal() {
+  if (g_state != EalState::kRunning) {
+    return Error{"stop_eal(): the EAL is not running (start_eal() did not succeed, or it "
+                 "was already stopped)"};
+  }
+  const std::string runtime_dir = rte_eal_get_runtime_dir();
+  const int rc = rte_eal_cleanup();
+  g_state = EalState::kStopped;
+  if (rc != 0) {
+    return Error{fmt::format("rte_eal_cleanup failed: {}", rte_strerror(rte_errno))};
+  }
+  std::error_code ec;
+  if (std::filesystem::is_empty(runtime_dir, ec)) std::filesystem::remove(runtime_dir, ec);
+  return {};
+}
+
+}  // namespace rtb::runtime

@@ -1,0 +1,37 @@
+// Starting DPDK's EAL once per process, with errors a user can act on.
+//
+// Public API:
+//   EalOptions o;                       // eal_args.h: defaults for virtual runs and tests
+//   o.pool_bytes = sizes.memory_bytes();
+//   if (Status s = start_eal(o); !s) { print(s.message()); return 1; }
+//   ...
+//   stop_eal();                         // rte_eal_cleanup + remove the empty runtime dir
+//
+// The EAL initialises once per process: a second start_eal() (after a success or a
+// failure) is an error that says so.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "runtime/pool/eal_args.h"
+
+namespace rtb::runtime {
+
+Status start_eal(const EalOptions& options);
+
+bool eal_running();
+
+// The argument vector the running EAL was started with (empty before start_eal()).
+const std::vector<std::string>& eal_arguments_used();
+
+// rte_eal_cleanup() and removal of this process's (empty) runtime folder. Call once, at
+// the end, after every pool and port is released.
+Status stop_eal();
+
+// One sentence saying what went wrong and what to do, for an rte_eal_init() failure with
+// this rte_errno (0 when the EAL set none). `args` is the command line that failed.
+std::string explain_eal_failure(int rte_errno_value, const std::vector<std::string>& args);
+
+}  // namespace rtb::runtime

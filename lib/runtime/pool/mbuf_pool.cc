@@ -1,0 +1,208 @@
+#include "runtime/pool/mbuf_pool.h"
+
+#include <rte_debug.h>
+#include <rte_errno.h>
+#include <rte_lcore.h>
+#include <rte_mbuf_pool_ops.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <utility>
+#include <vector>
+
+#include <fmt/format.h>
+
+namespace rtb::runtime {
+namespace {
+
+// The mempool's private area: DPDK's pktmbuf part first (rte_pktmbuf_pool_init writes it),
+// then the payload pattern so restore_payload_pattern() can find it from any mbuf.
+struct PoolPrivate {
+  rte_pktmbuf_pool_private pkt;
+  PayloadPattern pattern;
+};
+
+PoolPrivate& pool_private(rte_mempool* mp) {
+  return *static_cast<PoolPrivate*>(rte_mempool_get_priv(mp));
+}
+
+struct FillContext {
+  std::vector<uint8_t> payload;  // the pattern over the data room after the headroom
+};
+
+// rte_mempool_obj_iter callback: zero the headroom, copy the payload pattern after it.
+void fill_payload(rte_mempool*, void* opaque, void* obj, unsigned) {
+  const auto& ctx = *static_cast<const FillContext*>(opaque);
+  auto* m = static_cast<rte_mbuf*>(obj);
+  auto* buf = static_cast<uint8_t*>(m->buf_addr);
+  std::memset(buf, 0, RTE_PKTMBUF_HEADROOM);
+  std::memcpy(buf + RTE_PKTMBUF_HEADROOM, ctx.payload.data(), ctx.payload.size());
+}
+
+void add_chunk_len(rte_mempool*, void* opaque, rte_mempool_memhdr* memhdr, unsigned) {
+  *static_cast<uint64_t*>(opaque) += memhdr->len;
+}
+
+Status check_spec(const MbufPoolSpec& s) {
+  if (s.count == 0) {
+    return Error{fmt::format("mbuf pool '{}': count is 0; a pool needs at least one mbuf "
+                             "(see size_pools())", s.name)};
+  }
+  if (s.data_room <= RTE_PKTMBUF_HEADROOM) {
+    return Error{fmt::format("mbuf pool '{}': data room of {} bytes leaves no room for a "
+                             "frame after the {}-byte headroom", s.name, s.data_room,
+                             RTE_PKTMBUF_HEADROOM)};
+  }
+  if (s.name.empty() || s.name.size() >= RTE_MEMPOOL_NAMESIZE) {
+    return Error{fmt::format("mbuf pool name '{}' must have 1 to {} characters", s.name,
+                             RTE_MEMPOOL_NAMESIZE - 1)};
+  }
+  if (rte_mempool_lookup(s.name.c_str()) != nullptr) {
+    return Error{fmt::format("mbuf pool '{}' already exists in this process; give each pool "
+                             "a unique name", s.name)};
+  }
+  return {};
+}
+
+Expected<rte_mempool*> create_empty(const MbufPoolSpec& s) {
+  const unsigned flags = s.iova_contiguous ? 0 : RTE_MEMPOOL_F_NO_IOVA_CONTIG;
+  const unsigned elt = sizeof(rte_mbuf) + sizeof(FrameMeta) + s.data_room;
+  rte_mempool* mp = rte_mempool_create_empty(s.name.c_str(), s.count, elt, s.cache_size,
+                                             sizeof(PoolPrivate), s.socket, flags);
+  if (mp == nullptr) {
+    return Error{fmt::format("cannot create mbuf pool '{}' ({} mbufs, cache {}): {}; is the "
+                             "EAL started (start_eal())?", s.name, s.count, s.cache_size,
+                             rte_strerror(rte_errno))};
+  }
+  if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), nullptr) != 0) {
+    rte_mempool_free(mp);
+    return Error{fmt::format("mbuf pool '{}': mempool driver '{}' is not available", s.name,
+                             rte_mbuf_best_mempool_ops())};
+  }
+  return mp;
+}
+
+Status populate(rte_mempool* mp, const MbufPoolSpec& s) {
+  const int n = rte_mempool_populate_default(mp);
+  if (n < 0 || static_cast<uint32_t>(n) < s.count) {
+    const uint64_t bytes = uint64_t{s.count} * (mp->header_size + mp->elt_size);
+    return Error{fmt::format("cannot allocate mbuf pool '{}': {} mbufs of {} bytes need about "
+                             "{} MB of DPDK memory ({}); raise EAL memory (-m, "
+                             "EalOptions::memory_mb or pool_bytes) or lower the pool size",
+                             s.name, s.count, mp->header_size + mp->elt_size,
+                             (bytes >> 20) + 1, rte_strerror(n < 0 ? -n : ENOMEM))};
+  }
+  return {};
+}
+
+}  // namespace
+
+Expected<MbufPool> MbufPool::create(const MbufPoolSpec& spec) {
+  if (Status s = check_spec(spec); !s) return Error{s.message()};
+  auto mp = create_empty(spec);
+  if (!mp) return mp.error();
+  PoolPrivate priv{};
+  priv.pkt.mbuf_data_room_size = spec.data_room;
+  priv.pkt.mbuf_priv_size = sizeof(FrameMeta);
+  rte_pktmbuf_pool_init(mp.value(), &priv.pkt);
+  pool_private(mp.value()).pattern = spec.pattern;
+  if (Status s = populate(mp.value(), spec); !s) {
+    rte_mempool_free(mp.value());
+    return Error{s.message()};
+  }
+  rte_mempool_obj_iter(mp.value(), rte_pktmbuf_init, nullptr);
+  FillContext ctx;
+  ctx.payload.resize(spec.data_room - RTE_PKTMBUF_HEADROOM, 0);
+  if (spec.pattern != nullptr) {
+    for (uint32_t i = 0; i < ctx.payload.size(); ++i) ctx.payload[i] = spec.pattern(i);
+  }
+  rte_mempool_obj_iter(mp.value(), fill_payload, &ctx);
+  return MbufPool(mp.value(), spec.name);
+}
+
+MbufPool::MbufPool(MbufPool&& o) noexcept
+    : mp_(std::exchange(o.mp_, nullptr)), name_(std::move(o.name_)),
+      peak_in_use_(o.peak_in_use_), alloc_failures_(o.alloc_failures_) {}
+
+MbufPool& MbufPool::operator=(MbufPool&& o) noexcept {
+  if (this != &o) {
+    if (mp_ != nullptr) rte_mempool_free(mp_);
+    mp_ = std::exchange(o.mp_, nullptr);
+    name_ = std::move(o.name_);
+    peak_in_use_ = o.peak_in_use_;
+    alloc_failures_ = o.alloc_failures_;
+  }
+  return *this;
+}
+
+MbufPool::~MbufPool() {
+  if (mp_ != nullptr) rte_mempool_free(mp_);
+}
+
+// In use = size - (objects in the pool's ring + this lcore's cache). O(1): it does not
+// visit the other lcores' caches, which rte_mempool_avail_count() would.
+void MbufPool::note_in_use() {
+  // rte_mempool_ops_get_count() is not exported; call the driver's get_count directly.
+  uint32_t avail = rte_mempool_get_ops(mp_->ops_index)->get_count(mp_);
+  if (const rte_mempool_cache* c = rte_mempool_default_cache(mp_, rte_lcore_id())) {
+    avail += c->len;
+  }
+  const uint32_t used = mp_->size > avail ? mp_->size - avail : 0;
+  peak_in_use_ = std::max(peak_in_use_, used);
+}
+
+rte_mbuf* MbufPool::alloc() {
+  rte_mbuf* m = rte_pktmbuf_alloc(mp_);
+  if (m == nullptr) {
+    ++alloc_failures_;
+    peak_in_use_ = std::max(peak_in_use_, mp_->size);
+    return nullptr;
+  }
+  note_in_use();
+  frame_meta(m) = FrameMeta{};
+  return m;
+}
+
+rte_mbuf* MbufPool::alloc_or_die() {
+  rte_mbuf* m = alloc();
+  if (m != nullptr) return m;
+  const std::string msg = exhaustion_message();
+  std::fprintf(stderr, "rocetb: fatal configuration error: %s\n", msg.c_str());
+  std::fflush(stderr);
+  rte_exit(EXIT_FAILURE, "mbuf pool '%s' exhausted\n", name_.c_str());
+}
+
+std::string MbufPool::exhaustion_message() const {
+  return fmt::format(
+      "mbuf pool '{}' is exhausted: all {} configured mbufs are in use and another was "
+      "needed, so this run needs at least {} (peak in use {}, {} failed allocations); in "
+      "virtual time that is a configuration error, not packet loss: raise the buffer or "
+      "in-flight bytes the pools are sized from (PoolConfig), or look for frames that are "
+      "never freed",
+      name_, mp_->size, uint64_t{mp_->size} + 1, peak_in_use_, alloc_failures_);
+}
+
+Status MbufPool::check_no_leaks() const {
+  const uint32_t used = in_use();
+  if (used == 0) return {};
+  return Error{fmt::format("mbuf pool '{}' has {} of {} mbufs still in use; every frame "
+                           "must be freed by the end of a run", name_, used, mp_->size)};
+}
+
+uint64_t MbufPool::memory_bytes() const {
+  uint64_t total = 0;
+  rte_mempool_mem_iter(mp_, add_chunk_len, &total);
+  return total;
+}
+
+void restore_payload_pattern(rte_mbuf* m, uint32_t offset, uint32_t n) {
+  const PayloadPattern pattern = pool_private(m->pool).pattern;
+  auto* payload = static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM;
+  const uint32_t room = m->buf_len > RTE_PKTMBUF_HEADROOM ? m->buf_len - RTE_PKTMBUF_HEADROOM : 0;
+  const uint32_t end = std::min<uint64_t>(uint64_t{offset} + n, room);
+  for (uint32_t i = offset; i < end; ++i) payload[i] = pattern != nullptr ? pattern(i) : 0;
+}
+
+}  // namespace rtb::runtime

@@ -1,0 +1,255 @@
+// Mbuf pools on a running EAL (started once in pool_main.cc): memory per mbuf, payload
+// written once, private-area metadata, exhaustion, peak tracking and the leak check.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "runtime/pool/mbuf_pool.h"
+#include "runtime/pool/mbuf_pool_set.h"
+
+namespace rtb::runtime {
+namespace {
+
+using ::testing::HasSubstr;
+
+// Not periodic in 256, like the wire layer's pattern, so an offset error shows.
+uint8_t test_pattern(uint32_t i) { return static_cast<uint8_t>((i * 0x9Du) ^ (i >> 8) ^ 0x5A); }
+
+constexpr uint16_t kRoom2k = RTE_PKTMBUF_HEADROOM + 2048;
+
+MbufPool make_pool(const std::string& name, uint32_t count, PayloadPattern pattern = nullptr,
+                   uint16_t room = kRoom2k) {
+  auto p = MbufPool::create({.name = name, .count = count, .data_room = room,
+                             .pattern = pattern});
+  EXPECT_TRUE(p) << p.error().message;
+  return std::move(p).value();
+}
+
+void free_all(std::vector<rte_mbuf*>& v) {
+  for (rte_mbuf* m : v) rte_pktmbuf_free(m);
+  v.clear();
+}
+
+TEST(PoolMemory, NoIovaContigKeepsAnMbufNearItsOwnSize) {
+  constexpr uint32_t kCount = 1024;
+  MbufPool p = make_pool("mem_noiova", kCount);
+  const double per_mbuf = static_cast<double>(p.memory_bytes()) / kCount;
+  RecordProperty("bytes_per_mbuf_no_iova_contig", std::to_string(per_mbuf));
+  EXPECT_GT(per_mbuf, 2048 + 128 + 128);
+  EXPECT_LT(per_mbuf, 2600);  // about 2.4 KB
+  EXPECT_LE(per_mbuf, static_cast<double>(mbuf_footprint_bytes(kRoom2k)));
+}
+
+TEST(PoolMemory, WithoutTheFlagEveryMbufTakesAPageWhenThereAreNoHugepages) {
+  // The contrast that justifies the flag (and shows the measurement can tell them apart).
+  constexpr uint32_t kCount = 256;
+  auto p = MbufPool::create({.name = "mem_contig", .count = kCount, .data_room = kRoom2k,
+                             .iova_contiguous = true});
+  ASSERT_TRUE(p) << p.error().message;
+  const double per_mbuf = static_cast<double>(p.value().memory_bytes()) / kCount;
+  RecordProperty("bytes_per_mbuf_iova_contig", std::to_string(per_mbuf));
+  if (rte_eal_has_hugepages()) GTEST_SKIP() << "hugepages in use: objects pack in 2 MB pages";
+  EXPECT_GE(per_mbuf, 4096);
+}
+
+TEST(PoolMemory, PoolSetEstimateIsAnUpperBound) {
+  PoolConfig c;
+  c.data_buffer_bytes = Bytes(1'000'000);
+  c.smallest_data_frame_bytes = 256;
+  c.largest_data_frame_bytes = 1024 + 128;
+  c.control_buffer_bytes = Bytes(30'000);
+  auto sizes = size_pools(c);
+  ASSERT_TRUE(sizes);
+  auto set = PoolSet::create(sizes.value(), test_pattern, "est");
+  ASSERT_TRUE(set) << set.error().message;
+  const uint64_t measured = set.value().data().memory_bytes() +
+                            set.value().control().memory_bytes();
+  EXPECT_GE(sizes.value().memory_bytes(), measured);
+  EXPECT_EQ(set.value().data().size(), sizes.value().data_count);
+  EXPECT_EQ(set.value().control().size(), sizes.value().control_count);
+}
+
+TEST(PoolPayload, WrittenOnceAtCreationAndPresentInEveryFreshMbuf) {
+  constexpr uint32_t kCount = 64;
+  MbufPool p = make_pool("payload", kCount, test_pattern);
+  std::vector<rte_mbuf*> all;
+  for (uint32_t k = 0; k < kCount; ++k) {
+    rte_mbuf* m = p.alloc();
+    ASSERT_NE(m, nullptr);
+    all.push_back(m);
+    ASSERT_EQ(rte_pktmbuf_headroom(m), RTE_PKTMBUF_HEADROOM);
+    const auto* payload = rte_pktmbuf_mtod(m, const uint8_t*);
+    const uint32_t room = rte_pktmbuf_tailroom(m);
+    ASSERT_EQ(room, 2048u);
+    for (uint32_t i = 0; i < room; ++i) {
+      ASSERT_EQ(payload[i], test_pattern(i)) << "mbuf " << k << " byte " << i;
+    }
+  }
+  free_all(all);
+}
+
+TEST(PoolPayload, ControlPoolIsZeroFilled) {
+  MbufPool p = make_pool("zeros", 8, nullptr, RTE_PKTMBUF_HEADROOM + 128);
+  rte_mbuf* m = p.alloc();
+  ASSERT_NE(m, nullptr);
+  const auto* payload = rte_pktmbuf_mtod(m, const uint8_t*);
+  for (uint32_t i = 0; i < 128; ++i) ASSERT_EQ(payload[i], 0) << i;
+  rte_pktmbuf_free(m);
+}
+
+TEST(PoolPayload, RestoreRewritesThePatternAfterPadAndIcrc) {
+  MbufPool p = make_pool("restore", 4, test_pattern);
+  rte_mbuf* m = p.alloc();
+  ASSERT_NE(m, nullptr);
+  auto* payload = rte_pktmbuf_mtod(m, uint8_t*);
+  for (uint32_t i = 1000; i < 1008; ++i) payload[i] = static_cast<uint8_t>(~test_pattern(i));
+  restore_payload_pattern(m, 1000, 8);
+  for (uint32_t i = 990; i < 1020; ++i) EXPECT_EQ(payload[i], test_pattern(i)) << i;
+  restore_payload_pattern(m, 2040, 100);  // clamped to the 2048-byte room
+  EXPECT_EQ(payload[2047], test_pattern(2047));
+  rte_pktmbuf_free(m);
+}
+
+TEST(PoolMeta, PrivateAreaRoundTripAndResetOnAlloc) {
+  MbufPool p = make_pool("meta", 2, test_pattern);
+  EXPECT_EQ(rte_pktmbuf_priv_size(p.mempool()), sizeof(FrameMeta));
+  rte_mbuf* m = p.alloc();
+  ASSERT_NE(m, nullptr);
+  FrameMeta& meta = frame_meta(m);
+  EXPECT_EQ(static_cast<void*>(&meta), static_cast<void*>(reinterpret_cast<uint8_t*>(m) +
+                                                          sizeof(rte_mbuf)));
+  meta.set_enqueue_time(Time::ps(123'456'789'012));
+  meta.set_sent_time(Time::us(55));
+  meta.flow_id = 0xabcdef;
+  meta.seq = 0xfffffff0;
+  meta.in_port = 7;
+  meta.out_port = 9;
+  meta.priority = 3;
+  meta.flags = kFrameCeMarked | kFrameControl;
+  const rte_mbuf* cm = m;
+  const FrameMeta& back = frame_meta(cm);
+  EXPECT_EQ(back.enqueue_time(), Time::ps(123'456'789'012));
+  EXPECT_EQ(back.sent_time(), Time::us(55));
+  EXPECT_EQ(back.flow_id, 0xabcdefu);
+  EXPECT_EQ(back.seq, 0xfffffff0u);
+  EXPECT_EQ(back.in_port, 7);
+  EXPECT_EQ(back.out_port, 9);
+  EXPECT_EQ(back.priority, 3);
+  EXPECT_EQ(back.flags, kFrameCeMarked | kFrameControl);
+  // The metadata does not reach into the headroom or payload.
+  EXPECT_EQ(rte_pktmbuf_mtod(m, const uint8_t*)[0], test_pattern(0));
+  rte_pktmbuf_free(m);
+
+  rte_mbuf* again = p.alloc();
+  rte_mbuf* other = p.alloc();
+  ASSERT_NE(again, nullptr);
+  ASSERT_NE(other, nullptr);
+  for (rte_mbuf* x : {again, other}) {  // one of them is m: its metadata was reset
+    EXPECT_EQ(frame_meta(x).flow_id, 0u);
+    EXPECT_EQ(frame_meta(x).enqueue_ps, 0u);
+    EXPECT_EQ(frame_meta(x).flags, 0);
+  }
+  rte_pktmbuf_free(again);
+  rte_pktmbuf_free(other);
+}
+
+TEST(PoolExhaustion, CountedFailureAndMessageWithNeededVersusConfigured) {
+  MbufPool p = make_pool("exhaust", 8);
+  std::vector<rte_mbuf*> held;
+  for (int k = 0; k < 8; ++k) held.push_back(p.alloc());
+  EXPECT_EQ(std::count(held.begin(), held.end(), nullptr), 0);
+  EXPECT_EQ(p.alloc(), nullptr);
+  EXPECT_EQ(p.alloc(), nullptr);
+  EXPECT_EQ(p.alloc_failures(), 2u);
+  EXPECT_EQ(p.peak_in_use(), 8u);
+  const std::string msg = p.exhaustion_message();
+  EXPECT_THAT(msg, HasSubstr("mbuf pool 'exhaust' is exhausted"));
+  EXPECT_THAT(msg, HasSubstr("all 8 configured mbufs are in use"));
+  EXPECT_THAT(msg, HasSubstr("needs at least 9"));
+  EXPECT_THAT(msg, HasSubstr("configuration error, not packet loss"));
+  free_all(held);
+  EXPECT_TRUE(p.check_no_leaks());
+}
+
+TEST(PoolExhaustionDeathTest, AllocOrDieEndsTheRunWithTheMessage) {
+  MbufPool p = make_pool("die", 4);
+  std::vector<rte_mbuf*> held;
+  for (int k = 0; k < 4; ++k) held.push_back(p.alloc_or_die());
+  EXPECT_EXIT(p.alloc_or_die(), ::testing::ExitedWithCode(EXIT_FAILURE),
+              "fatal configuration error: mbuf pool 'die' is exhausted: all 4 configured "
+              "mbufs are in use.*needs at least 5");
+  free_all(held);
+}
+
+TEST(PoolPeak, TracksTheHighestInUseCount) {
+  MbufPool p = make_pool("peak", 16);
+  std::vector<rte_mbuf*> held;
+  for (int k = 0; k < 5; ++k) held.push_back(p.alloc());
+  EXPECT_EQ(p.peak_in_use(), 5u);
+  EXPECT_EQ(p.in_use(), 5u);
+  rte_pktmbuf_free(held.back());
+  held.pop_back();
+  rte_pktmbuf_free(held.back());
+  held.pop_back();
+  held.push_back(p.alloc());
+  EXPECT_EQ(p.in_use(), 4u);
+  EXPECT_EQ(p.peak_in_use(), 5u);
+  free_all(held);
+  EXPECT_EQ(p.in_use(), 0u);
+  EXPECT_EQ(p.available(), 16u);
+}
+
+TEST(PoolLeakCheck, CatchesADeliberateLeakAndPassesAfterTheFree) {
+  PoolSizes sizes{.data_count = 32, .data_room = kRoom2k, .control_count = 8,
+                  .control_room = RTE_PKTMBUF_HEADROOM + 128, .cache_size = 0};
+  auto set = PoolSet::create(sizes, test_pattern, "leak");
+  ASSERT_TRUE(set) << set.error().message;
+  PoolSet& pools = set.value();
+  EXPECT_TRUE(pools.check_no_leaks());
+  std::vector<rte_mbuf*> data = {pools.data().alloc(), pools.data().alloc(),
+                                 pools.data().alloc()};
+  std::vector<rte_mbuf*> control = {pools.control().alloc()};
+  Status s = pools.check_no_leaks();
+  ASSERT_FALSE(s);
+  EXPECT_THAT(s.message(), HasSubstr("mbuf pool 'leak_data' has 3 of 32 mbufs still in use"));
+  EXPECT_THAT(s.message(), HasSubstr("mbuf pool 'leak_ctrl' has 1 of 8 mbufs still in use"));
+  free_all(data);
+  s = pools.check_no_leaks();
+  ASSERT_FALSE(s);
+  EXPECT_THAT(s.message(), Not(HasSubstr("leak_data")));
+  free_all(control);
+  EXPECT_TRUE(pools.check_no_leaks()) << pools.check_no_leaks().message();
+}
+
+TEST(PoolErrors, BadSpecsSayWhatWasWrong) {
+  auto zero = MbufPool::create({.name = "zero", .count = 0, .data_room = kRoom2k});
+  ASSERT_FALSE(zero);
+  EXPECT_THAT(zero.error().message, HasSubstr("count is 0"));
+
+  auto tiny = MbufPool::create({.name = "tiny", .count = 4, .data_room = 64});
+  ASSERT_FALSE(tiny);
+  EXPECT_THAT(tiny.error().message, HasSubstr("no room for a frame"));
+
+  auto longname = MbufPool::create(
+      {.name = std::string(40, 'x'), .count = 4, .data_room = kRoom2k});
+  ASSERT_FALSE(longname);
+  EXPECT_THAT(longname.error().message, HasSubstr("characters"));
+
+  MbufPool first = make_pool("twice", 4);
+  auto second = MbufPool::create({.name = "twice", .count = 4, .data_room = kRoom2k});
+  ASSERT_FALSE(second);
+  EXPECT_THAT(second.error().message, HasSubstr("'twice' already exists"));
+}
+
+TEST(PoolErrors, MoreThanTheEalHasSaysWhatToRaise) {
+  // About 24 GB: far beyond the EAL memory pool_main.cc asked for.
+  auto huge = MbufPool::create({.name = "toobig", .count = 10'000'000, .data_room = kRoom2k});
+  ASSERT_FALSE(huge);
+  EXPECT_THAT(huge.error().message, HasSubstr("'toobig'"));
+  EXPECT_THAT(huge.error().message, HasSubstr("raise EAL memory"));
+  EXPECT_EQ(rte_mempool_lookup("toobig"), nullptr);  // nothing left behind
+}
+
+}  // namespace
+}  // namespace rtb::runtime
