@@ -4,6 +4,7 @@
 #include <rte_errno.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 
@@ -19,6 +20,18 @@ EalState g_state = EalState::kNotStarted;
 // rte_eal_init may keep pointers into argv, so the strings live as long as the process.
 std::vector<std::string> g_args;
 std::vector<char*> g_argv;
+
+std::string g_runtime_dir;
+
+// Removes this process's runtime folder when the EAL left it empty (with --no-shconf and
+// no telemetry it always is), so test runs do not pile up folders in /var/run/dpdk. Also
+// runs at exit(), which covers rte_exit() from alloc_or_die().
+void remove_runtime_dir_if_empty() {
+  std::error_code ec;
+  if (!g_runtime_dir.empty() && std::filesystem::is_empty(g_runtime_dir, ec)) {
+    std::filesystem::remove(g_runtime_dir, ec);
+  }
+}
 
 std::string joined(const std::vector<std::string>& args) {
   return fmt::format("{}", fmt::join(args, " "));
@@ -93,6 +106,8 @@ Status start_eal(const EalOptions& options) {
     return Error{explain_eal_failure(rte_errno, g_args)};
   }
   g_state = EalState::kRunning;
+  g_runtime_dir = rte_eal_get_runtime_dir();
+  std::atexit(remove_runtime_dir_if_empty);
   return {};
 }
 
@@ -105,14 +120,12 @@ Status stop_eal() {
     return Error{"stop_eal(): the EAL is not running (start_eal() did not succeed, or it "
                  "was already stopped)"};
   }
-  const std::string runtime_dir = rte_eal_get_runtime_dir();
   const int rc = rte_eal_cleanup();
   g_state = EalState::kStopped;
   if (rc != 0) {
     return Error{fmt::format("rte_eal_cleanup failed: {}", rte_strerror(rte_errno))};
   }
-  std::error_code ec;
-  if (std::filesystem::is_empty(runtime_dir, ec)) std::filesystem::remove(runtime_dir, ec);
+  remove_runtime_dir_if_empty();
   return {};
 }
 
