@@ -20,4 +20,11 @@ inline void write_payload_pattern(uint8_t* p, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) p[i] = payload_byte(i);
 }
 
+// The builder writes pad, ICRC, an INT trailer and minimum-frame fill right after the
+// payload, over pattern bytes. Before a buffer is reused for a longer payload, the bytes
+// [from, to) of the previous frame's tail must be pattern again (mbuf_frame.h does it).
+inline void restore_payload_pattern(uint8_t* payload, uint32_t from, uint32_t to) {
+  for (uint32_t i = from; i < to; ++i) payload[i] = payload_byte(i);
+}
+
 }  // namespace rtb::wire
