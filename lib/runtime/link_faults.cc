@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "runtime/payload_guard.h"
+
 namespace rtb::runtime {
 namespace {
 
@@ -56,6 +58,11 @@ void LinkFaults::corrupt(rte_mbuf* frame) {
     offset = static_cast<uint32_t>(rng_.uniform_int(len));
   }
   rte_pktmbuf_mtod(frame, uint8_t*)[offset] ^= 0x01;
+  // A flipped payload byte would outlive this frame in a data pool: record it so the next
+  // builder of this mbuf restores the pattern.
+  if (const int64_t p = payload_offset_of(frame, offset); p >= 0) {
+    mark_payload_dirty(frame, static_cast<uint32_t>(p), static_cast<uint32_t>(p) + 1);
+  }
 }
 
 LinkFaults::Verdict LinkFaults::judge(uint64_t index, Time start, rte_mbuf* frame) {

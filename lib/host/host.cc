@@ -1,0 +1,210 @@
+#include "host/host.h"
+
+#include <fmt/format.h>
+
+#include "host/host_port.h"
+#include "host/psn.h"
+
+namespace rtb::host {
+namespace {
+
+constexpr uint32_t kMaxPorts = 16;
+
+Expected<wire::FlowTemplate> make_template(const PortConfig& port, const QpSpec& spec,
+                                           uint32_t qpn, uint8_t dscp, uint8_t pcp,
+                                           std::optional<uint16_t> sport) {
+  wire::FlowSpec f;
+  f.src_mac = port.mac;
+  f.dst_mac = spec.peer_mac;
+  f.src_ip = port.ip;
+  f.dst_ip = spec.peer_ip;
+  f.src_qpn = qpn;
+  f.dst_qpn = spec.peer_qpn;
+  f.dscp = dscp;
+  if (spec.vlan_tagged) f.vlan = wire::Vlan{pcp, 0};
+  f.udp_sport = sport;
+  f.path_mtu = spec.requester.path_mtu;
+  return wire::FlowTemplate::make(f);
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<Host>> Host::create(const HostConfig& config,
+                                             std::vector<PortLinks> ports,
+                                             const cc::Controller& cc, HostPools pools,
+                                             uint32_t max_qps) {
+  if (ports.empty() || ports.size() != config.ports.size() || ports.size() > kMaxPorts) {
+    return Error{fmt::format("host {}: {} port configs but {} links (1..{} expected, equal)",
+                             config.name, config.ports.size(), ports.size(), kMaxPorts)};
+  }
+  for (const PortLinks& p : ports) {
+    if (p.tx == nullptr || p.rx == nullptr) {
+      return Error{fmt::format("host {}: every port needs a tx and an rx link", config.name)};
+    }
+  }
+  if (pools.data == nullptr || pools.control == nullptr) {
+    return Error{fmt::format("host {}: a data and a control mbuf pool are needed", config.name)};
+  }
+  auto flows = cc::FlowTable::create(cc.algorithm(), max_qps);
+  if (!flows) return Error{fmt::format("host {}: {}", config.name, flows.error().message)};
+  return std::unique_ptr<Host>(
+      new Host(config, std::move(ports), cc, pools, std::move(flows).value(), max_qps));
+}
+
+Host::Host(const HostConfig& config, std::vector<PortLinks> links, const cc::Controller& cc,
+           HostPools pools, cc::FlowTable flows, uint32_t max_qps)
+    : Stage(config.name),
+      config_(config),
+      cc_(cc),
+      pools_(pools),
+      flows_(std::move(flows)),
+      np_(cc.np_params()),
+      max_qps_(max_qps),
+      timers_(max_qps * kTimerKinds) {
+  for (size_t i = 0; i < links.size(); ++i) {
+    auto port = std::make_unique<Port>();
+    port->config = config.ports[i];
+    port->links = links[i];
+    ports_.push_back(std::move(port));
+  }
+  qps_.reserve(max_qps);
+  parse_options_.check_icrc = config.check_icrc;
+}
+
+Host::~Host() = default;
+
+Expected<uint32_t> Host::add_qp(const QpSpec& spec) {
+  const auto index = static_cast<uint32_t>(qps_.size());
+  if (index >= max_qps_) {
+    return Error{fmt::format("host {}: more than the {} QPs it was sized for", name(), max_qps_)};
+  }
+  if (spec.port >= ports_.size() || spec.priority > 7 || spec.dscp > 63) {
+    return Error{fmt::format("host {}: QP {}: port {} (of {}), priority {} (0..7), dscp {} (0..63)",
+                             name(), index, spec.port, ports_.size(), spec.priority, spec.dscp)};
+  }
+  if (spec.requester.ack_req_every == 0) {
+    return Error{fmt::format("host {}: QP {}: ack_req_every must be at least 1", name(), index)};
+  }
+  const uint32_t qpn = config_.first_qpn + index;
+  const PortConfig& port = ports_[spec.port]->config;
+  auto data = make_template(port, spec, qpn, spec.dscp, spec.priority, std::nullopt);
+  if (!data) return Error{fmt::format("host {}: QP {}: {}", name(), index, data.error().message)};
+  // CNPs: np_cnp_dscp / np_cnp_prio, UDP source port 0 as ConnectX sends them.
+  auto cnp = make_template(port, spec, qpn, np_.cnp_dscp(), np_.cnp_pcp(), uint16_t{0});
+  if (!cnp) return Error{fmt::format("host {}: QP {}: {}", name(), index, cnp.error().message)};
+  qps_.push_back(std::make_unique<QueuePair>(index, qpn, spec, std::move(data).value(),
+                                             std::move(cnp).value()));
+  return index;
+}
+
+void Host::post(uint32_t qp, uint64_t bytes, Time start) {
+  qps_[qp]->requester.post(bytes, start);
+  const Time pending = timers_.deadline(qp * kTimerKinds + kPace);
+  if (!qps_[qp]->in_ring && start < pending) timers_.set(qp * kTimerKinds + kPace, start);
+}
+
+void Host::poll(Time now) {
+  receive(now);
+  fire_timers(now);
+  transmit(now);
+}
+
+Time Host::next_deadline() const {
+  Time t = timers_.next();
+  if (!delayed_acks_.empty()) t = std::min(t, delayed_acks_.front().ready);
+  if (!delayed_cnps_.empty()) t = std::min(t, delayed_cnps_.front().ready);
+  if (!delayed_reactions_.empty()) t = std::min(t, delayed_reactions_.front().ready);
+  for (const auto& port : ports_) {
+    t = std::min(t, port->links.rx->next_arrival());
+    t = std::min(t, port_ready_at(*port));
+  }
+  return t;
+}
+
+void Host::fire_timers(Time now) {
+  for (ControlQueue* q : {&delayed_acks_, &delayed_cnps_}) {
+    while (!q->empty() && q->front().ready <= now) {
+      const ControlItem& item = q->front();
+      const QueuePair& qp = *qps_[item.qp];
+      const uint8_t prio = item.kind == ControlItem::Kind::kCnp ? np_.cnp_pcp() : qp.spec.priority;
+      ports_[qp.spec.port]->control[prio].push(item);
+      q->pop();
+    }
+  }
+  while (!delayed_reactions_.empty() && delayed_reactions_.front().ready <= now) {
+    on_cnp_reaction(*qps_[delayed_reactions_.front().qp], now);
+    delayed_reactions_.pop();
+  }
+  uint32_t id;
+  while (timers_.pop_due(now, id)) {
+    QueuePair& qp = *qps_[id / kTimerKinds];
+    switch (id % kTimerKinds) {
+      case kCcTimer:
+        apply(qp, cc_.on_timer(flows_.state(qp.index), now), now);
+        break;
+      case kRto:
+        qp.requester.on_timer(now);
+        if (qp.requester.failed()) ++counters_.local_ack_timeout_err;
+        timers_.set(qp.index * kTimerKinds + kRto, qp.requester.timer_deadline());
+        refresh(qp, now);
+        break;
+      default:
+        refresh(qp, now);
+        break;
+    }
+  }
+}
+
+void Host::on_cnp_reaction(QueuePair& qp, Time now) {
+  if (!qp.cc_started || !cc_.algorithm().needs(cc::Feedback::kCnp)) {
+    ++counters_.rp_cnp_ignored;
+    ++qp.counters.cnp_ignored;
+    return;
+  }
+  ++counters_.rp_cnp_handled;
+  ++qp.counters.cnp_handled;
+  apply(qp, cc_.on_cnp(flows_.state(qp.index), now), now);
+}
+
+// Applies a congestion-control decision: the rate (re-pacing the next frame from the
+// start of the last one), the window, and the algorithm's next timer.
+void Host::apply(QueuePair& qp, const cc::Decision& d, Time now) {
+  const Rate rate = d.rate.bps() == 0 ? Rate::bps(1) : d.rate;
+  if (rate != qp.rate) {
+    qp.rate = rate;
+    if (qp.last_wire.count() > 0) qp.next_send = qp.last_start + rate.time_for(qp.last_wire);
+  }
+  qp.window = d.window;
+  timers_.set(qp.index * kTimerKinds + kCcTimer, d.next_deadline);
+  refresh(qp, now);
+}
+
+// Puts the QP in its port's ring when it may send now, else arms its pacing timer.
+void Host::refresh(QueuePair& qp, Time now) {
+  const uint32_t pace_id = qp.index * kTimerKinds + kPace;
+  if (qp.in_ring) return;
+  if (!qp.requester.has_frame(now)) {
+    timers_.set(pace_id, qp.requester.next_start());
+    return;
+  }
+  if (!qp.cc_started) {
+    qp.cc_started = true;
+    const Rate line = ports_[qp.spec.port]->links.tx->config().rate;
+    apply(qp, cc_.start(flows_.state(qp.index), cc::FlowStart{line, Time::zero(), qp.qpn}, now),
+          now);
+    return;  // apply() refreshed
+  }
+  if (qp.window && qp.requester.outstanding_bytes() >= qp.window->count()) {
+    timers_.cancel(pace_id);  // an ACK opens the window
+    return;
+  }
+  if (qp.next_send > now) {
+    timers_.set(pace_id, qp.next_send);
+    return;
+  }
+  timers_.cancel(pace_id);
+  qp.in_ring = true;
+  ports_[qp.spec.port]->ring[qp.spec.priority].push(qp.index);
+}
+
+}  // namespace rtb::host

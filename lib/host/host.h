@@ -1,0 +1,116 @@
+// The host stage: a RoCE NIC with one or more ports and its RC queue pairs (design.md,
+// "The pipeline", host). Each poll reads like the NIC's pipeline:
+//
+//   receive   parse every arrived frame: data -> responder (PSN, ACK/NAK) and notification
+//             point (CE -> CNP); ACK/NAK -> requester; CNP -> reaction point after the
+//             reaction delay; PFC -> pause that priority on the port's sending end
+//   timers    congestion-control timers, retransmission timeouts, pacing releases, and
+//             control frames whose NIC latency has elapsed
+//   transmit  per port, while the wire is free: ready control frames (ACK, NAK, CNP)
+//             first, then the arbiter's choice of data: priorities by policy (strict or
+//             DWRR), round robin among the ready queue pairs of a priority; a paused
+//             priority sends nothing and its queue pairs gather no pacing credit
+//
+// A queue pair's congestion-control algorithm (any registered algorithm or plug-in,
+// through cc::Controller) sets its rate and optional window; the pacer spaces the QP's
+// frames by their wire occupancy at that rate.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "cc_algos/controller.h"
+#include "cc_algos/flow_table.h"
+#include "cc_algos/np/notification_point.h"
+#include "core/error.h"
+#include "host/host_config.h"
+#include "host/host_counters.h"
+#include "host/queue_pair.h"
+#include "host/timer_heap.h"
+#include "runtime/pool/mbuf_pool.h"
+#include "runtime/stage.h"
+#include "runtime/wire_link.h"
+#include "wire/parse_error.h"
+#include "wire/parser.h"
+
+namespace rtb::host {
+
+struct PortLinks {
+  runtime::WireLink* tx = nullptr;  // this port's sending direction
+  runtime::WireLink* rx = nullptr;  // the direction it receives from
+};
+
+struct HostPools {
+  runtime::MbufPool* data = nullptr;     // payload pattern written once
+  runtime::MbufPool* control = nullptr;  // ACK, NAK, CNP
+};
+
+class Host final : public runtime::Stage {
+ public:
+  // `max_qps` sizes every per-QP table once; add_qp() beyond it is an error.
+  static Expected<std::unique_ptr<Host>> create(const HostConfig& config,
+                                                std::vector<PortLinks> ports,
+                                                const cc::Controller& cc, HostPools pools,
+                                                uint32_t max_qps);
+
+  // Returns the new QP's index (its QPN is config.first_qpn + index).
+  Expected<uint32_t> add_qp(const QpSpec& spec);
+  // A message of `bytes` on QP `qp`, not sent before `start`; in start order per QP.
+  void post(uint32_t qp, uint64_t bytes, Time start);
+
+  ~Host() override;
+  void poll(Time now) override;
+  Time next_deadline() const override;
+
+  uint32_t qpn(uint32_t qp) const { return config_.first_qpn + qp; }
+  uint32_t qp_count() const { return static_cast<uint32_t>(qps_.size()); }
+  const QueuePair& qp(uint32_t i) const { return *qps_[i]; }
+  const HostCounters& counters() const { return counters_; }
+  const wire::ParseCounters& parse_counters() const { return parse_counters_; }
+  const cc::Controller& controller() const { return cc_; }
+  // The algorithm's per-flow state of QP `qp` (typed debug state for results).
+  const void* cc_state(uint32_t qp) const { return flows_.state(qp); }
+
+ private:
+  enum TimerKind : uint32_t { kCcTimer = 0, kRto = 1, kPace = 2, kTimerKinds = 3 };
+  struct Port;
+  Host(const HostConfig& config, std::vector<PortLinks> links, const cc::Controller& cc,
+       HostPools pools, cc::FlowTable flows, uint32_t max_qps);
+
+  // receive (host_rx.cc)
+  void receive(Time now);
+  void on_frame(const wire::ParsedFrame& f, uint32_t port, Time now);
+  void on_data(QueuePair& qp, const wire::ParsedFrame& f, Time now);
+  void on_ack(QueuePair& qp, const wire::ParsedFrame& f, Time now);
+  void on_pfc(const wire::ParsedFrame& f, uint32_t port, Time now);
+  QueuePair* lookup(uint32_t dest_qpn);
+  // timers and the rate limiter (host.cc)
+  void fire_timers(Time now);
+  void on_cnp_reaction(QueuePair& qp, Time now);
+  void apply(QueuePair& qp, const cc::Decision& d, Time now);
+  void refresh(QueuePair& qp, Time now);
+  // transmit (host_tx.cc)
+  void transmit(Time now);
+  bool send_control(Port& port, Time now);
+  bool send_data(Port& port, Time now);
+  void send_frame(QueuePair& qp, Port& port, Time now);
+  Time port_ready_at(const Port& port) const;
+
+  HostConfig config_;
+  const cc::Controller& cc_;
+  HostPools pools_;
+  cc::FlowTable flows_;
+  cc::NotificationPoint np_;
+  std::vector<std::unique_ptr<Port>> ports_;
+  std::vector<std::unique_ptr<QueuePair>> qps_;
+  uint32_t max_qps_;
+  TimerHeap timers_;
+  ControlQueue delayed_acks_;       // waiting for the ACK turnaround
+  ControlQueue delayed_cnps_;       // waiting for the CNP generation delay
+  ReactionQueue delayed_reactions_; // CNPs waiting for the reaction delay
+  wire::ParseOptions parse_options_;
+  wire::ParseCounters parse_counters_;
+  HostCounters counters_;
+};
+
+}  // namespace rtb::host

@@ -1,0 +1,59 @@
+// Configuration of a host stage: a RoCE NIC with one or more ports and its queue pairs.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/units.h"
+#include "host/requester.h"
+#include "wire/ethernet.h"
+
+namespace rtb::host {
+
+// NIC pipeline latencies. Real NICs have them and they change PFC and ECN outcomes; the
+// ns-3 models have none. Defaults are order-of-magnitude assumptions for a ConnectX-class
+// NIC (about a microsecond through firmware, half that through the ASIC's ACK path), not
+// measurements: set them to zero to reproduce the ns-3 models' instant reactions.
+struct NicTimings {
+  Time ack_turnaround = Time::ns(500);       // data frame in -> its ACK/NAK ready to send
+  Time cnp_generation_delay = Time::us(1);   // CE-marked frame in -> CNP ready to send
+  Time reaction_delay = Time::us(1);         // CNP in -> the rate limiter applies the cut
+};
+
+// How a port shares its wire between priorities (within a priority: round robin among
+// ready queue pairs, always).
+enum class PriorityPolicy : uint8_t {
+  kStrict,  // higher priority number first (CNPs on priority 6 before data on 3)
+  kDwrr,    // deficit weighted round robin with per-priority quanta in bytes
+};
+
+struct PortConfig {
+  wire::MacAddr mac{};
+  uint32_t ip = 0;  // host byte order
+  PriorityPolicy policy = PriorityPolicy::kStrict;
+  std::array<uint32_t, 8> dwrr_quantum_bytes{1500, 1500, 1500, 1500, 1500, 1500, 1500, 1500};
+};
+
+struct QpSpec {
+  uint32_t port = 0;
+  uint32_t peer_qpn = 0;
+  wire::MacAddr peer_mac{};  // next hop's MAC (the switch port, or the peer when direct)
+  uint32_t peer_ip = 0;
+  uint8_t priority = 3;  // PFC priority / traffic class of data and ACKs
+  uint8_t dscp = 26;
+  bool vlan_tagged = false;  // carry the priority in an 802.1Q PCP (else DSCP only)
+  RequesterConfig requester{};
+};
+
+struct HostConfig {
+  std::string name = "host";
+  std::vector<PortConfig> ports{PortConfig{}};
+  NicTimings timings{};
+  uint32_t first_qpn = 0x100;  // QPNs are first_qpn + index, in the order QPs are added
+  bool check_icrc = true;      // verify the ICRC of every received RoCE frame
+  uint64_t seed = 1;
+};
+
+}  // namespace rtb::host

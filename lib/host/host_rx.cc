@@ -1,0 +1,136 @@
+// The receive half of the host's pipeline: parse, then dispatch by frame class.
+#include <rte_mbuf.h>
+
+#include "host/host.h"
+#include "host/host_port.h"
+#include "wire/opcode.h"
+
+namespace rtb::host {
+namespace {
+
+constexpr uint32_t kBurst = 32;
+
+bool is_last(uint8_t opcode) {
+  namespace op = wire::op;
+  switch (opcode) {
+    case op::kSendLast: case op::kSendLastImm: case op::kSendOnly: case op::kSendOnlyImm:
+    case op::kWriteLast: case op::kWriteLastImm: case op::kWriteOnly: case op::kWriteOnlyImm:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void Host::receive(Time now) {
+  rte_mbuf* burst[kBurst];
+  for (uint32_t p = 0; p < ports_.size(); ++p) {
+    uint32_t n;
+    while ((n = ports_[p]->links.rx->receive(now, burst, kBurst)) > 0) {
+      for (uint32_t i = 0; i < n; ++i) {
+        wire::ParsedFrame f;
+        ++counters_.rx_frames;
+        const auto* data = rte_pktmbuf_mtod(burst[i], const uint8_t*);
+        if (wire::parse_frame(data, rte_pktmbuf_data_len(burst[i]), parse_options_, f,
+                              parse_counters_) == wire::ParseError::Ok) {
+          on_frame(f, p, now);
+        } else {
+          ++counters_.rx_parse_errors;
+        }
+        rte_pktmbuf_free(burst[i]);
+      }
+    }
+  }
+}
+
+QueuePair* Host::lookup(uint32_t dest_qpn) {
+  const uint32_t index = dest_qpn - config_.first_qpn;  // wraps for QPNs below the first
+  if (index >= qps_.size()) {
+    ++counters_.rx_unknown_qp;
+    return nullptr;
+  }
+  return qps_[index].get();
+}
+
+void Host::on_frame(const wire::ParsedFrame& f, uint32_t port, Time now) {
+  using wire::FrameClass;
+  if (f.cls == FrameClass::Pfc) return on_pfc(f, port, now);
+  if (f.cls == FrameClass::Other) return;
+  QueuePair* qp = lookup(f.dest_qpn);
+  if (qp == nullptr) return;
+  switch (f.cls) {
+    case FrameClass::RoceData:
+      return on_data(*qp, f, now);
+    case FrameClass::Ack:
+    case FrameClass::Nak:
+      return on_ack(*qp, f, now);
+    case FrameClass::Cnp:
+      delayed_reactions_.push(Reaction{now + config_.timings.reaction_delay, qp->index});
+      return;
+    default:
+      return;
+  }
+}
+
+// Notification point and responder: CE -> CNP (paced per QP), PSN -> ACK / NAK.
+void Host::on_data(QueuePair& qp, const wire::ParsedFrame& f, Time now) {
+  const bool ce = f.ecn == wire::Ecn::Ce;
+  if (ce) {
+    ++counters_.np_ecn_marked_roce_packets;
+    ++qp.counters.ce_received;
+  }
+  if (np_.on_data_frame(qp.np, ce, now)) {
+    ++counters_.np_cnp_sent;
+    ++qp.counters.cnp_sent;
+    delayed_cnps_.push(ControlItem{now + config_.timings.cnp_generation_delay, qp.index,
+                                   ControlItem::Kind::kCnp, 0, 0});
+  }
+  const Response r = qp.responder.on_data(f.psn, f.payload_bytes, f.ack_req, is_last(f.opcode));
+  if (r.accepted) qp.counters.payload_bytes_received += f.payload_bytes;
+  if (r.reply == Response::Kind::kNone) {
+    if (!r.accepted) ++counters_.out_of_sequence;
+    return;
+  }
+  if (r.reply == Response::Kind::kNakSeqErr) ++counters_.out_of_sequence;
+  if (!r.accepted && r.reply == Response::Kind::kAck) ++counters_.duplicate_request;
+  const auto kind = r.reply == Response::Kind::kAck ? ControlItem::Kind::kAck
+                                                    : ControlItem::Kind::kNak;
+  delayed_acks_.push(ControlItem{now + config_.timings.ack_turnaround, qp.index, kind, r.psn,
+                                 r.msn});
+}
+
+// Requester: cumulative ACK, or NAK -> go back N; the algorithm sees ACKs if it asked.
+void Host::on_ack(QueuePair& qp, const wire::ParsedFrame& f, Time now) {
+  const uint64_t outstanding = qp.requester.outstanding_bytes();
+  const bool nak = f.cls == wire::FrameClass::Nak;
+  if (nak) {
+    if (wire::aeth_value(f.aeth_syndrome) ==
+        static_cast<uint8_t>(wire::NakCode::PsnSequenceError)) {
+      ++counters_.packet_seq_err;
+      qp.requester.on_nak_seq_err(f.psn, now);
+    }
+  } else {
+    qp.requester.on_ack(f.psn, now);
+  }
+  timers_.set(qp.index * kTimerKinds + kRto, qp.requester.timer_deadline());
+  const uint64_t after = qp.requester.outstanding_bytes();
+  if (qp.cc_started && (cc_.algorithm().needs(cc::Feedback::kAck) ||
+                        cc_.algorithm().needs(cc::Feedback::kRtt))) {
+    cc::AckEvent ack{Bytes(outstanding > after ? outstanding - after : 0), Time::zero(),
+                     f.ecn == wire::Ecn::Ce, nak, {}};
+    apply(qp, cc_.on_ack(flows_.state(qp.index), ack, now), now);
+  }
+  refresh(qp, now);
+}
+
+// 802.1Qbb: each enabled priority pauses this port's sending end for its quanta.
+void Host::on_pfc(const wire::ParsedFrame& f, uint32_t port, Time now) {
+  for (uint8_t p = 0; p < 8; ++p) {
+    if ((f.pfc_vector & (1u << p)) == 0) continue;
+    ++counters_.rx_pfc_frames[p];
+    ports_[port]->links.tx->apply_pause(p, f.pfc_quanta[p], now);
+  }
+}
+
+}  // namespace rtb::host

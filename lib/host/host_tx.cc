@@ -1,0 +1,180 @@
+// The transmit half of the host's pipeline: control frames first, then the arbiter.
+#include <rte_mbuf.h>
+
+#include <algorithm>
+
+#include "host/host.h"
+#include "host/host_port.h"
+#include "runtime/payload_guard.h"
+#include "runtime/pool/mbuf_pool_meta.h"
+#include "wire/payload_pattern.h"
+
+namespace rtb::host {
+namespace {
+
+// Fixed remote buffer of every RDMA WRITE (the responder does not model memory).
+constexpr uint64_t kRemoteBase = 0x7f00'0000'0000ULL;
+constexpr uint32_t kRemoteKey = 0x00ab'cdef;
+
+void set_frame(rte_mbuf* m, const wire::FrameSpan& s) {
+  m->data_off = static_cast<uint16_t>(s.data - static_cast<uint8_t*>(m->buf_addr));
+  m->data_len = static_cast<uint16_t>(s.len);
+  m->pkt_len = s.len;
+}
+
+// Restores the payload pattern where an earlier frame of this mbuf wrote its tail, so
+// the table-driven ICRC (which assumes the pattern) stays right.
+void prepare_payload(rte_mbuf* m, uint32_t payload_bytes) {
+  const runtime::PayloadDirtyRange r = runtime::payload_dirty_range(m);
+  const uint32_t to = std::min<uint32_t>(r.to, payload_bytes);
+  if (r.from < to) runtime::restore_payload_pattern(m, r.from, to - r.from);
+}
+
+}  // namespace
+
+void Host::transmit(Time now) {
+  for (auto& port : ports_) {
+    while (port->links.tx->can_send(now)) {
+      if (!send_control(*port, now) && !send_data(*port, now)) break;
+    }
+  }
+}
+
+// ACK, NAK and CNP frames ready for the wire, highest priority first.
+bool Host::send_control(Port& port, Time now) {
+  for (int p = 7; p >= 0; --p) {
+    ControlQueue& q = port.control[p];
+    if (q.empty() || !port.links.tx->may_start(static_cast<uint8_t>(p), now)) continue;
+    const ControlItem item = q.front();
+    q.pop();
+    const QueuePair& qp = *qps_[item.qp];
+    rte_mbuf* m = pools_.control->alloc_or_die();
+    uint8_t* out = rte_pktmbuf_mtod(m, uint8_t*);
+    wire::FrameSpan s;
+    if (item.kind == ControlItem::Kind::kCnp) {
+      s = qp.cnp_tpl.build_cnp(wire::CnpFields{}, out);
+    } else {
+      const uint8_t syndrome = item.kind == ControlItem::Kind::kAck
+                                   ? wire::aeth_ack(wire::kCreditInvalid)
+                                   : wire::aeth_nak(wire::NakCode::PsnSequenceError);
+      s = qp.data_tpl.build_ack(wire::AckFields{item.psn, syndrome, item.msn}, out);
+    }
+    set_frame(m, s);
+    runtime::FrameMeta& meta = runtime::frame_meta(m);
+    meta.flow_id = qp.index;
+    meta.priority = static_cast<uint8_t>(p);
+    meta.flags = runtime::kFrameControl;
+    meta.set_sent_time(now);
+    port.links.tx->send(now, m);
+    ++counters_.tx_frames;
+    return true;
+  }
+  return false;
+}
+
+// The arbiter: the next priority by policy among those not paused and with ready QPs,
+// then the QP at the head of that priority's round-robin ring.
+bool Host::send_data(Port& port, Time now) {
+  runtime::WireLink& tx = *port.links.tx;
+  for (int attempt = 0; attempt < 8 * 2; ++attempt) {
+    int chosen = -1;
+    if (port.config.policy == PriorityPolicy::kStrict) {
+      for (int p = 7; p >= 0 && chosen < 0; --p) {
+        if (!port.ring[p].empty() && tx.may_start(static_cast<uint8_t>(p), now)) chosen = p;
+      }
+    } else {
+      // Deficit round robin: a priority keeps the wire while its deficit lasts, then
+      // earns its quantum and passes the turn on.
+      for (int i = 0; i < 8 && chosen < 0; ++i) {
+        const uint8_t p = port.dwrr_current;
+        if (port.ring[p].empty() || !tx.may_start(p, now)) {
+          port.deficit[p] = 0;
+          port.dwrr_current = (p + 1) % 8;
+        } else if (port.deficit[p] <= 0) {
+          port.deficit[p] += port.config.dwrr_quantum_bytes[p];
+          port.dwrr_current = (p + 1) % 8;
+        } else {
+          chosen = p;
+        }
+      }
+      if (chosen < 0) {  // every ready priority just earned its quantum: go again
+        for (int i = 0; i < 8 && chosen < 0; ++i) {
+          const uint8_t p = (port.dwrr_current + i) % 8;
+          if (!port.ring[p].empty() && tx.may_start(p, now) && port.deficit[p] > 0) chosen = p;
+        }
+      }
+    }
+    if (chosen < 0) return false;
+    Fifo<uint32_t>& ring = port.ring[chosen];
+    QueuePair& qp = *qps_[ring.front()];
+    ring.pop();
+    qp.in_ring = false;
+    if (!qp.requester.has_frame(now) ||
+        (qp.window && qp.requester.outstanding_bytes() >= qp.window->count())) {
+      refresh(qp, now);  // no longer ready (failed, or the window closed)
+      continue;
+    }
+    const uint64_t before = tx.counters().bytes;
+    send_frame(qp, port, now);
+    port.deficit[chosen] -= static_cast<int64_t>(tx.counters().bytes - before);
+    return true;
+  }
+  return false;
+}
+
+void Host::send_frame(QueuePair& qp, Port& port, Time now) {
+  const FrameDesc d = qp.requester.next_frame(now);
+  rte_mbuf* m = pools_.data->alloc_or_die();
+  prepare_payload(m, d.payload_bytes);
+  uint8_t* payload = rte_pktmbuf_mtod(m, uint8_t*);
+  wire::DataFields f;
+  f.opcode = d.opcode;
+  f.psn = d.psn;
+  f.payload_bytes = d.payload_bytes;
+  f.ack_req = d.ack_req;
+  f.ecn = wire::Ecn::Ect0;
+  f.reth = wire::RethFields{kRemoteBase, kRemoteKey, static_cast<uint32_t>(d.message_bytes)};
+  const wire::FrameSpan s = qp.data_tpl.build_data(f, payload);
+  set_frame(m, s);
+  const auto tail_end = static_cast<uint32_t>(s.data + s.len - payload);
+  runtime::mark_payload_dirty(m, d.payload_bytes, tail_end);
+
+  runtime::FrameMeta& meta = runtime::frame_meta(m);
+  meta.flow_id = qp.index;
+  meta.seq = d.psn;
+  meta.priority = qp.spec.priority;
+  meta.set_sent_time(now);
+  port.links.tx->send(now, m);
+  ++counters_.tx_frames;
+
+  // The pacer: the next frame may start one wire occupancy at the QP's rate later.
+  qp.last_start = now;
+  qp.last_wire = runtime::wire_occupancy(s.len);
+  qp.next_send = now + qp.rate.time_for(qp.last_wire);
+  if (d.retransmission) {
+    ++qp.counters.retransmitted_frames;
+    qp.counters.retransmitted_bytes += d.payload_bytes;
+  } else {
+    qp.counters.payload_bytes_sent += d.payload_bytes;
+  }
+  ++qp.counters.frames_sent;
+  timers_.set(qp.index * kTimerKinds + kRto, qp.requester.timer_deadline());
+  if (cc_.wants_bytes_sent()) {
+    if (auto decision = cc_.on_bytes_sent(flows_.state(qp.index), Bytes(d.payload_bytes), now)) {
+      apply(qp, *decision, now);
+      return;  // apply() refreshed
+    }
+  }
+  refresh(qp, now);
+}
+
+Time Host::port_ready_at(const Port& port) const {
+  Time t = Time::never();
+  for (uint8_t p = 0; p < 8; ++p) {
+    if (!port.has_work(p)) continue;
+    t = std::min(t, std::max(port.links.tx->free_at(), port.links.tx->paused_until(p)));
+  }
+  return t;
+}
+
+}  // namespace rtb::host

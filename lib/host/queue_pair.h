@@ -1,0 +1,64 @@
+// One RC queue pair of a host: both directions of an RC connection (the requester sends
+// this host's messages, the responder receives the peer's), the notification-point state
+// for the peer's data, and the rate limiter set by the congestion-control algorithm.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "cc_algos/np/notification_point.h"
+#include "core/units.h"
+#include "host/fifo.h"
+#include "host/host_config.h"
+#include "host/host_counters.h"
+#include "host/requester.h"
+#include "host/responder.h"
+#include "wire/flow_template.h"
+
+namespace rtb::host {
+
+struct QueuePair {
+  QueuePair(uint32_t index_, uint32_t qpn_, const QpSpec& spec_, wire::FlowTemplate data,
+            wire::FlowTemplate cnp)
+      : index(index_), qpn(qpn_), spec(spec_), data_tpl(std::move(data)),
+        cnp_tpl(std::move(cnp)), requester(spec_.requester) {}
+
+  uint32_t index;
+  uint32_t qpn;
+  QpSpec spec;
+  wire::FlowTemplate data_tpl;  // data, ACK and NAK frames to the peer QP
+  wire::FlowTemplate cnp_tpl;   // CNPs to the peer QP (np_cnp_dscp / np_cnp_prio)
+  Requester requester;
+  Responder responder;
+  cc::NpQpState np;
+
+  // Rate limiter, set by the congestion-control algorithm.
+  bool cc_started = false;
+  Rate rate;
+  std::optional<Bytes> window;
+  Time next_send;        // the pacer's release time of the next frame
+  Time last_start;       // when the last frame started (re-pacing on a rate change)
+  Bytes last_wire;       // its wire occupancy
+  bool in_ring = false;  // waiting in its port's arbiter ring
+  QpCounters counters;
+};
+
+// An ACK, NAK or CNP waiting for its NIC latency, then for the wire.
+struct ControlItem {
+  enum class Kind : uint8_t { kAck, kNak, kCnp };
+  Time ready;
+  uint32_t qp = 0;
+  Kind kind = Kind::kAck;
+  uint32_t psn = 0;
+  uint32_t msn = 0;
+};
+using ControlQueue = Fifo<ControlItem>;
+
+// A CNP waiting for the reaction delay before the algorithm sees it.
+struct Reaction {
+  Time ready;
+  uint32_t qp = 0;
+};
+using ReactionQueue = Fifo<Reaction>;
+
+}  // namespace rtb::host

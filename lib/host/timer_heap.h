@@ -1,0 +1,95 @@
+// Deadlines the host's loop checks (style habit 4): an indexed binary min-heap with one
+// slot per timer id, sized at start-up. Setting a timer that is already armed moves it
+// (decrease or increase key), so the heap never holds stale entries and never allocates
+// after construction. Ties are broken by id, so the order is deterministic.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "core/units.h"
+
+namespace rtb::host {
+
+class TimerHeap {
+ public:
+  explicit TimerHeap(uint32_t ids) : pos_(ids, kAbsent) { heap_.reserve(ids); }
+
+  // Arms `id` at `at` (Time::never() disarms it).
+  void set(uint32_t id, Time at) {
+    if (at.is_never()) return cancel(id);
+    if (pos_[id] == kAbsent) {
+      pos_[id] = static_cast<uint32_t>(heap_.size());
+      heap_.push_back({at, id});
+      up(pos_[id]);
+      return;
+    }
+    Entry& e = heap_[pos_[id]];
+    const Time old = e.at;
+    e.at = at;
+    if (at < old) {
+      up(pos_[id]);
+    } else {
+      down(pos_[id]);
+    }
+  }
+  void cancel(uint32_t id) {
+    const uint32_t p = pos_[id];
+    if (p == kAbsent) return;
+    swap(p, static_cast<uint32_t>(heap_.size()) - 1);
+    heap_.pop_back();
+    pos_[id] = kAbsent;
+    if (p < heap_.size()) {
+      up(p);
+      down(p);
+    }
+  }
+  Time next() const { return heap_.empty() ? Time::never() : heap_.front().at; }
+  // The earliest id due at or before `now`, disarmed; false when none is due.
+  bool pop_due(Time now, uint32_t& id) {
+    if (heap_.empty() || heap_.front().at > now) return false;
+    id = heap_.front().id;
+    cancel(id);
+    return true;
+  }
+  Time deadline(uint32_t id) const { return pos_[id] == kAbsent ? Time::never() : heap_[pos_[id]].at; }
+  size_t size() const { return heap_.size(); }
+
+ private:
+  static constexpr uint32_t kAbsent = UINT32_MAX;
+  struct Entry {
+    Time at;
+    uint32_t id;
+    bool before(const Entry& o) const { return at != o.at ? at < o.at : id < o.id; }
+  };
+  void swap(uint32_t a, uint32_t b) {
+    std::swap(heap_[a], heap_[b]);
+    pos_[heap_[a].id] = a;
+    pos_[heap_[b].id] = b;
+  }
+  void up(uint32_t i) {
+    while (i > 0) {
+      const uint32_t parent = (i - 1) / 2;
+      if (!heap_[i].before(heap_[parent])) break;
+      swap(i, parent);
+      i = parent;
+    }
+  }
+  void down(uint32_t i) {
+    const auto n = static_cast<uint32_t>(heap_.size());
+    for (;;) {
+      uint32_t best = i;
+      const uint32_t l = 2 * i + 1, r = l + 1;
+      if (l < n && heap_[l].before(heap_[best])) best = l;
+      if (r < n && heap_[r].before(heap_[best])) best = r;
+      if (best == i) return;
+      swap(i, best);
+      i = best;
+    }
+  }
+
+  std::vector<Entry> heap_;
+  std::vector<uint32_t> pos_;
+};
+
+}  // namespace rtb::host
