@@ -1,0 +1,33 @@
+// No congestion control: every flow sends at one constant rate (the baseline). Parameter
+// rate_mbps (Mb/s; 0, the default, means the line rate); a rate above the line rate is
+// held at the line rate. Needs no feedback and sets no deadline.
+#pragma once
+
+#include <span>
+
+#include "cc_algos/algorithm.h"
+#include "cc_algos/params.h"
+#include "core/units.h"
+
+namespace rtb::cc {
+
+struct FixedRate {
+  static constexpr const char* kName = "fixed_rate";
+  static constexpr const char* kDescription = "no congestion control: a constant rate";
+  static constexpr uint32_t kFeedback = 0;
+
+  struct Params {
+    Rate rate;  // zero = the line rate
+  };
+  struct State {
+    Rate rate;
+  };
+
+  static bool parse(std::span<const rtb_cc_param> in, Params& p, Reporter& r);
+  static Decision start(const Params& p, State& s, const rtb_cc_flow_start& st, Time now);
+  static Decision on_timer(const Params&, State& s, Time) {
+    return Decision{s.rate, std::nullopt, Time::never()};
+  }
+};
+
+}  // namespace rtb::cc

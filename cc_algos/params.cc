@@ -1,0 +1,130 @@
+#include "cc_algos/params.h"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <optional>
+
+namespace rtb::cc {
+
+std::vector<rtb_cc_param> to_abi(const ParamMap& map) {
+  std::vector<rtb_cc_param> out;
+  out.reserve(map.size());
+  for (const auto& [key, value] : map) {
+    rtb_cc_param p{};
+    p.key = key.c_str();
+    if (const auto* s = std::get_if<std::string>(&value)) {
+      p.kind = RTB_CC_PARAM_STRING;
+      p.string_value = s->c_str();
+    } else if (const auto* i = std::get_if<int64_t>(&value)) {
+      p.kind = RTB_CC_PARAM_INT;
+      p.int_value = *i;
+    } else {
+      p.kind = RTB_CC_PARAM_FLOAT;
+      p.float_value = std::get<double>(value);
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+std::string describe(const rtb_cc_param& param) {
+  switch (param.kind) {
+    case RTB_CC_PARAM_STRING:
+      return fmt::format("\"{}\"", param.string_value ? param.string_value : "");
+    case RTB_CC_PARAM_INT:
+      return fmt::format("{}", param.int_value);
+    case RTB_CC_PARAM_FLOAT:
+      return fmt::format("{}", param.float_value);
+    default:
+      return fmt::format("<value of unknown kind {}>", param.kind);
+  }
+}
+
+void Reporter::error(const std::string& message) {
+  failed_ = true;
+  if (report_ && report_->error) report_->error(report_->context, message.c_str());
+}
+
+void Reporter::warning(const std::string& message) {
+  if (report_ && report_->warning) report_->warning(report_->context, message.c_str());
+}
+
+std::string spec_names(std::span<const UintSpec> specs) {
+  std::string out;
+  for (const auto& s : specs) {
+    if (!out.empty()) out += ", ";
+    out += s.name;
+  }
+  return out;
+}
+
+namespace {
+
+// A whole, non-negative number from any of the three kinds, or nullopt.
+std::optional<uint64_t> as_uint(const rtb_cc_param& p) {
+  switch (p.kind) {
+    case RTB_CC_PARAM_INT:
+      if (p.int_value < 0) return std::nullopt;
+      return static_cast<uint64_t>(p.int_value);
+    case RTB_CC_PARAM_FLOAT:
+      // 2^64 is exactly representable; anything at or above it does not fit.
+      if (!(p.float_value >= 0.0) || p.float_value >= 18446744073709551616.0 ||
+          std::floor(p.float_value) != p.float_value)
+        return std::nullopt;
+      return static_cast<uint64_t>(p.float_value);
+    case RTB_CC_PARAM_STRING: {
+      const char* s = p.string_value;
+      if (!s || *s == '\0' || *s == '-' || *s == '+' || *s == ' ') return std::nullopt;
+      const bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+      errno = 0;
+      char* end = nullptr;
+      const unsigned long long v = std::strtoull(s, &end, hex ? 16 : 10);
+      if (errno != 0 || end == s || *end != '\0') return std::nullopt;
+      return static_cast<uint64_t>(v);
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+const UintSpec* find_spec(std::span<const UintSpec> specs, std::string_view key) {
+  for (const auto& s : specs)
+    if (s.name == key) return &s;
+  return nullptr;
+}
+
+std::string range_error(std::string_view algo, const UintSpec& s, const rtb_cc_param& p) {
+  std::string msg = fmt::format("{}: {} = {} is invalid: expected a whole number in {}..{} ({})",
+                                algo, s.name, describe(p), s.min, s.max, s.unit);
+  if (!s.range_note.empty()) msg += fmt::format("; {}", s.range_note);
+  return msg;
+}
+
+}  // namespace
+
+void read_uint_params(std::span<const rtb_cc_param> params, std::span<const UintSpec> specs,
+                      std::span<uint64_t> values, Reporter& out, RefusalReason refusal) {
+  for (size_t i = 0; i < specs.size() && i < values.size(); ++i)
+    values[i] = specs[i].default_value;
+  for (const auto& p : params) {
+    const std::string_view key = p.key ? p.key : "";
+    const UintSpec* spec = find_spec(specs, key);
+    if (!spec) {
+      const std::string_view why = refusal ? refusal(key) : std::string_view{};
+      out.error(fmt::format("{}: unknown parameter '{}'{}{}; valid parameters: {}", out.algorithm(),
+                            key, why.empty() ? "" : ": ", why, spec_names(specs)));
+      continue;
+    }
+    const auto v = as_uint(p);
+    if (!v || *v < spec->min || *v > spec->max) {
+      out.error(range_error(out.algorithm(), *spec, p));
+      continue;
+    }
+    values[static_cast<size_t>(spec - specs.data())] = *v;
+  }
+}
+
+}  // namespace rtb::cc

@@ -1,0 +1,153 @@
+/* rocetb congestion-control plug-in ABI, version 1.
+ *
+ * The one public header an out-of-tree algorithm compiles against. Plain C so that a
+ * plug-in may be written in C or C++ and built by any compiler; rocetb's own built-in
+ * algorithms fill in the same table (see cc_algos/README.md).
+ *
+ * Shape: the Linux tcp_congestion_ops idea (an ops table, fixed-size private state per
+ * flow, required hooks checked when the table is registered) with CCP's split (the
+ * datapath supplies `now` and applies the decision). Every hook is a pure function of
+ * (params, per-flow state, event, now): it never reads a clock, allocates, logs or
+ * touches a frame.
+ *
+ * Units are in every field name: `_ps` picoseconds (uint64, about 213 days of range),
+ * `_bps` bits per second, `_bytes` bytes.
+ *
+ * ABI version rule: RTB_CC_ABI_VERSION changes whenever any struct below changes layout
+ * or any hook changes meaning. rocetb loads a plug-in only if the table's abi_version is
+ * exactly the version rocetb was built with; there is no partial compatibility.
+ */
+#ifndef ROCETB_CC_H
+#define ROCETB_CC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define RTB_CC_ABI_VERSION 1u
+
+/* The symbol a plug-in exports: `const struct rtb_cc_ops* rtb_cc_plugin_ops(void)`. */
+#define RTB_CC_PLUGIN_SYMBOL "rtb_cc_plugin_ops"
+
+/* "No deadline" and "no window" (rate-only algorithms). */
+#define RTB_CC_NEVER_PS UINT64_MAX
+#define RTB_CC_NO_WINDOW UINT64_MAX
+
+/* Per-flow state and parsed-parameter limits checked at registration. */
+#define RTB_CC_MAX_STATE_BYTES 4096u
+#define RTB_CC_MAX_ALIGN 64u
+#define RTB_CC_MAX_PARAMS_BYTES (1u << 20)
+
+/* Feedback an algorithm needs; the datapath produces only what is asked for. */
+enum rtb_cc_feedback {
+  RTB_CC_FEEDBACK_CNP = 1u << 0, /* congestion notification packets (BTH opcode 0x81) */
+  RTB_CC_FEEDBACK_ACK = 1u << 1, /* ACK/NAK with acked bytes and ECN echo */
+  RTB_CC_FEEDBACK_RTT = 1u << 2, /* an RTT sample on ACKs */
+  RTB_CC_FEEDBACK_INT = 1u << 3, /* per-hop in-band telemetry on ACKs (HPCC) */
+  RTB_CC_FEEDBACK_ALL = (1u << 4) - 1u
+};
+
+/* What every hook returns. rate_bps > 0; next_deadline_ps > now_ps or RTB_CC_NEVER_PS:
+ * the datapath calls on_timer at (or, in realtime mode, shortly after) that instant. */
+typedef struct rtb_cc_decision {
+  uint64_t rate_bps;
+  uint64_t window_bytes;     /* RTB_CC_NO_WINDOW when the algorithm sets none */
+  uint64_t next_deadline_ps; /* RTB_CC_NEVER_PS when nothing is due */
+} rtb_cc_decision;
+
+typedef struct rtb_cc_flow_start {
+  uint64_t line_rate_bps; /* the port's rate: the flow starts here unless told otherwise */
+  uint64_t base_rtt_ps;   /* 0 when unknown */
+  uint64_t flow_id;       /* for algorithms that want per-flow seeded jitter */
+} rtb_cc_flow_start;
+
+/* One INT record per hop (HPCC), pushed by each switch at dequeue. */
+typedef struct rtb_cc_int_hop {
+  uint64_t timestamp_ps;
+  uint64_t tx_bytes;    /* cumulative bytes sent by the egress port */
+  uint64_t queue_bytes; /* egress queue length */
+  uint64_t link_rate_bps;
+} rtb_cc_int_hop;
+
+typedef struct rtb_cc_ack {
+  uint64_t acked_bytes;
+  uint64_t rtt_ps;   /* 0: no sample on this ACK */
+  uint32_t ecn_echo; /* 1 if the acknowledged data was CE-marked */
+  uint32_t is_nak;
+  uint32_t hop_count; /* entries in hops; 0 unless RTB_CC_FEEDBACK_INT */
+  uint32_t reserved;
+  const rtb_cc_int_hop* hops;
+} rtb_cc_ack;
+
+/* A parameter as the scenario or command line gave it: a key and either a string or a
+ * number. The algorithm checks every key and every range itself. */
+enum rtb_cc_param_kind {
+  RTB_CC_PARAM_STRING = 0,
+  RTB_CC_PARAM_INT = 1,
+  RTB_CC_PARAM_FLOAT = 2
+};
+typedef struct rtb_cc_param {
+  const char* key;
+  uint32_t kind;
+  uint32_t reserved;
+  const char* string_value; /* RTB_CC_PARAM_STRING */
+  int64_t int_value;        /* RTB_CC_PARAM_INT */
+  double float_value;       /* RTB_CC_PARAM_FLOAT */
+} rtb_cc_param;
+
+/* Where parse_params writes its messages. An error refuses the configuration; a
+ * warning is shown to the user (say why, with the arithmetic) and the run goes on. */
+typedef struct rtb_cc_report {
+  void* context;
+  void (*error)(void* context, const char* message);
+  void (*warning)(void* context, const char* message);
+} rtb_cc_report;
+
+/* Receiver-side (notification point) settings an algorithm may ask for. */
+typedef struct rtb_cc_np_config {
+  uint64_t min_time_between_cnps_ps; /* per QP; 0 = a CNP for every CE-marked frame */
+  uint32_t cnp_dscp;                 /* 0..63 */
+  uint32_t cnp_pcp;                  /* 0..7 */
+} rtb_cc_np_config;
+
+typedef struct rtb_cc_ops {
+  uint32_t abi_version; /* RTB_CC_ABI_VERSION */
+  uint32_t feedback;    /* rtb_cc_feedback bits */
+  const char* name;     /* registry name: [a-z0-9_]+ */
+  const char* description;
+  uint32_t state_bytes;  /* per flow, 1..RTB_CC_MAX_STATE_BYTES */
+  uint32_t state_align;  /* power of two, <= RTB_CC_MAX_ALIGN */
+  uint32_t params_bytes; /* parsed parameters, 1..RTB_CC_MAX_PARAMS_BYTES */
+  uint32_t params_align; /* power of two, <= RTB_CC_MAX_ALIGN */
+
+  /* Required. Parse `count` parameters into params_out (params_bytes, zeroed, aligned);
+   * unknown keys and bad values are errors. Returns 0 when no error was reported. */
+  int (*parse_params)(const rtb_cc_param* params, size_t count, void* params_out,
+                      const rtb_cc_report* report);
+  /* Required. `state` is state_bytes of zeroed, aligned memory owned by the flow. */
+  void (*on_start)(const void* params, void* state, const rtb_cc_flow_start* start,
+                   uint64_t now_ps, rtb_cc_decision* out);
+  /* Required. Called at (or after) the last decision's next_deadline_ps. */
+  void (*on_timer)(const void* params, void* state, uint64_t now_ps, rtb_cc_decision* out);
+  /* Required if feedback has CNP. */
+  void (*on_cnp)(const void* params, void* state, uint64_t now_ps, rtb_cc_decision* out);
+  /* Required if feedback has ACK, RTT or INT. */
+  void (*on_ack)(const void* params, void* state, const rtb_cc_ack* ack, uint64_t now_ps,
+                 rtb_cc_decision* out);
+  /* Optional (NULL: not called). `bytes` = one frame's payload bytes just sent. */
+  void (*on_bytes_sent)(const void* params, void* state, uint64_t bytes, uint64_t now_ps,
+                        rtb_cc_decision* out);
+  /* Optional (NULL: the datapath's defaults). Fills the receiver's CNP settings. */
+  void (*np_config)(const void* params, rtb_cc_np_config* out);
+} rtb_cc_ops;
+
+typedef const rtb_cc_ops* (*rtb_cc_plugin_ops_fn)(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ROCETB_CC_H */

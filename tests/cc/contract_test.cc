@@ -1,0 +1,112 @@
+// The contract every registered algorithm keeps, the example plug-in included: the rate
+// stays within [min, line], is never zero; the same events give the same decisions;
+// deadlines are never in the past.
+#include <gtest/gtest.h>
+
+#include <map>
+
+#include "cc_algos/plugin_loader.h"
+#include "core/rng.h"
+#include "test_util.h"
+
+namespace rtb::cc::testing {
+namespace {
+
+std::vector<Algorithm> all_algorithms() {
+  Registry r = Registry::with_builtins();
+  auto plugin = r.resolve(RTB_TEST_EXAMPLE_PLUGIN);
+  EXPECT_TRUE(plugin.ok()) << (plugin.ok() ? "" : plugin.error().message);
+  return r.algorithms();
+}
+
+// The documented floor of each algorithm with default parameters.
+Rate min_rate(std::string_view name, Rate line) {
+  static const std::map<std::string_view, Rate> kMin{{"dcqcn", Rate::mbps(1)},
+                                                     {"dcqcn_paper", Rate::mbps(100)},
+                                                     {"aimd", Rate::mbps(100)}};
+  if (name == "fixed_rate") return line;
+  auto it = kMin.find(name);
+  return it == kMin.end() ? Rate::bps(1) : it->second;
+}
+
+// Drives one flow with a seeded random mix of events; returns every decision.
+std::vector<Decision> drive(const Controller& c, Rate line, uint64_t seed) {
+  const Algorithm& a = c.algorithm();
+  auto table = std::move(FlowTable::create(a, 1)).value();
+  void* s = table.state(0);
+  Rng rng(seed, 7);
+  std::vector<Decision> out;
+  Time now = Time::us(3);
+  Decision d = c.start(s, FlowStart{line, Time::us(10), 1}, now);
+  out.push_back(d);
+  const Rate floor = min_rate(a.name(), line);
+  for (int i = 0; i < 20000; ++i) {
+    const uint64_t pick = rng.uniform_int(10);
+    if (pick < 3 && !d.next_deadline.is_never()) {
+      // The timer: on time, or late by up to 50 us.
+      now = std::max(now, d.next_deadline) + Time::ps(rng.bernoulli(0.5) ? 0 : rng.uniform_int(50'000'000));
+      d = c.on_timer(s, now);
+    } else {
+      now = now + Time::ps(rng.uniform_int(rng.bernoulli(0.1) ? 5'000'000'000 : 3'000'000));
+      if (pick < 6 && a.needs(Feedback::kCnp)) {
+        d = c.on_cnp(s, now);
+      } else if (pick < 7 && a.needs(Feedback::kAck)) {
+        d = c.on_ack(s, AckEvent{Bytes(4096), Time::us(12), rng.bernoulli(0.2), false, {}}, now);
+      } else if (auto b = c.on_bytes_sent(s, Bytes(64 + rng.uniform_int(9000)), now)) {
+        d = *b;
+      } else {
+        d = c.on_timer(s, now);
+      }
+    }
+    EXPECT_GE(d.rate, floor) << a.name() << " event " << i;
+    EXPECT_LE(d.rate, line) << a.name() << " event " << i;
+    EXPECT_GT(d.rate.bps(), 0u);
+    EXPECT_TRUE(d.next_deadline.is_never() || d.next_deadline > now) << a.name() << " event " << i;
+    out.push_back(d);
+    if (::testing::Test::HasFailure()) break;
+  }
+  return out;
+}
+
+TEST(Contract, EveryAlgorithmKeepsItsPromises) {
+  const auto algorithms = all_algorithms();
+  ASSERT_EQ(algorithms.size(), 4u);  // the three built-ins and the example plug-in
+  for (const Algorithm& a : algorithms) {
+    auto c = configure(a, {});
+    ASSERT_TRUE(c.ok()) << a.name() << ": " << c.error().message;
+    for (Rate line : {Rate::gbps(100), Rate::gbps(25)}) {
+      const auto first = drive(*c, line, 11);
+      const auto again = drive(*c, line, 11);
+      EXPECT_EQ(first, again) << a.name() << ": same events, different decisions";
+      // Something happens: the rate moves for the algorithms that react.
+      if (a.needs(Feedback::kCnp)) {
+        bool moved = false;
+        for (const auto& d : first) moved |= d.rate != line;
+        EXPECT_TRUE(moved) << a.name();
+      }
+    }
+  }
+}
+
+TEST(Contract, FlowsInOneTableAreIndependent) {
+  for (const Algorithm& a : all_algorithms()) {
+    auto c = configure(a, {});
+    ASSERT_TRUE(c.ok());
+    auto table = std::move(FlowTable::create(a, 2)).value();
+    auto alone = std::move(FlowTable::create(a, 1)).value();
+    const FlowStart st{Rate::gbps(100)};
+    c->start(table.state(0), st, Time::zero());
+    c->start(table.state(1), st, Time::zero());
+    c->start(alone.state(0), st, Time::zero());
+    for (int k = 1; k < 200; ++k) {
+      const Time t = Time::us(static_cast<uint64_t>(k) * 3);
+      if (a.needs(Feedback::kCnp)) c->on_cnp(table.state(1), t);  // only flow 1 is congested
+      const Decision d0 = c->on_timer(table.state(0), t);
+      const Decision ref = c->on_timer(alone.state(0), t);
+      ASSERT_EQ(d0, ref) << a.name() << " step " << k;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace rtb::cc::testing

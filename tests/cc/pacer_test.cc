@@ -1,0 +1,221 @@
+// The pacer in virtual time: exact send times, achieved rates, no burst after a pause,
+// and 10^6 flows with bounded memory.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <array>
+
+#include "cc_algos/pacer/pacer.h"
+#include "core/rng.h"
+
+namespace rtb::cc {
+namespace {
+
+using ::testing::HasSubstr;
+
+constexpr uint64_t kPsPerS = 1'000'000'000'000ULL;
+
+Pacer make(uint32_t flows, uint32_t slots_log2 = 20, Time width = Time::ns(100)) {
+  auto p = Pacer::create(PacerConfig{flows, width, slots_log2, Time::zero()});
+  EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message);
+  return std::move(p).value();
+}
+
+struct FlowLog {
+  uint64_t packets = 0;
+  Time first, last;
+};
+
+// The host loop in virtual time: jump to the pacer's deadline, send every released flow
+// one frame (all stay ready), until `packets` frames were sent.
+std::vector<FlowLog> run(Pacer& p, uint64_t packets, Bytes frame) {
+  std::vector<FlowLog> log(p.max_flows());
+  std::array<FlowIndex, 64> out;
+  uint64_t sent = 0;
+  while (sent < packets) {
+    const Time now = p.next_deadline();
+    if (now.is_never()) break;
+    const size_t n = p.poll(now, out);
+    for (size_t i = 0; i < n && sent < packets; ++i, ++sent) {
+      FlowLog& l = log[out[i]];
+      if (l.packets++ == 0) l.first = now;
+      l.last = now;
+      p.sent(out[i], frame, now, true);
+    }
+  }
+  return log;
+}
+
+TEST(Pacer, SendTimesArePicosecondExactOverAMillionFrames) {
+  Pacer p = make(1);
+  const Rate r = Rate::bps(3'000'000'007);  // nothing divides evenly
+  const Bytes frame(1106);
+  p.set_rate(0, r, Time::zero());
+  p.ready(0, Time::zero());
+  std::array<FlowIndex, 8> out;
+  for (uint64_t k = 1; k <= 1'000'000; ++k) {
+    const Time now = p.next_deadline();
+    ASSERT_EQ(p.poll(now, out), 1u);
+    // Released at the start of its slot, never after its exact time.
+    ASSERT_LE(now, p.next_send(0));
+    ASSERT_GT(now + p.slot_width(), p.next_send(0));
+    p.sent(0, frame, now, true);
+    // The k-th next send time is floor(k * bits * 1e12 / rate): no drift.
+    const u128 exact = static_cast<u128>(k) * frame.bits() * kPsPerS / r.bps();
+    ASSERT_EQ(p.next_send(0).ps(), static_cast<uint64_t>(exact)) << "frame " << k;
+  }
+}
+
+// Achieved rate of each flow: (packets - 1) frames over (last - first) release times.
+void expect_rates(const std::vector<FlowLog>& log, const std::vector<Rate>& rates, Bytes frame) {
+  for (size_t f = 0; f < log.size(); ++f) {
+    ASSERT_GE(log[f].packets, 10u) << "flow " << f;
+    const double achieved = static_cast<double>((log[f].packets - 1) * frame.bits()) /
+                            (log[f].last - log[f].first).s_f();
+    const double set = static_cast<double>(rates[f].bps());
+    ASSERT_NEAR(achieved / set, 1.0, 1e-3) << "flow " << f << " set " << set;
+  }
+}
+
+void rates_test(uint32_t flows, uint64_t lo_mbps, uint64_t hi_mbps) {
+  Pacer p = make(flows);
+  Rng rng(5, flows);
+  std::vector<Rate> rates;
+  for (uint32_t f = 0; f < flows; ++f) {
+    rates.push_back(Rate::mbps(lo_mbps + rng.uniform_int(hi_mbps - lo_mbps + 1)));
+    p.set_rate(f, rates.back(), Time::zero());
+    // Seeded start jitter so flows are not in phase.
+    p.ready(f, Time::ps(rng.uniform_int(1'000'000)));
+  }
+  const Bytes frame(1000);
+  expect_rates(run(p, 1'000'000, frame), rates, frame);
+}
+
+TEST(Pacer, AchievedRatesMatchSetRatesOneFlow) { rates_test(1, 37'000, 37'000); }
+TEST(Pacer, AchievedRatesMatchSetRates100Flows) { rates_test(100, 100, 4'000); }
+TEST(Pacer, AchievedRatesMatchSetRates10000Flows) { rates_test(10'000, 500, 5'000); }
+
+TEST(Pacer, NoBurstAfterAPause) {
+  Pacer p = make(2);
+  const Bytes frame(1000);
+  const Time gap = Time::ns(800);  // 1000 B at 10 Gb/s
+  p.set_rate(0, Rate::gbps(10), Time::zero());
+  p.set_rate(1, Rate::gbps(10), Time::zero());
+  p.ready(0, Time::zero());
+  p.ready(1, Time::zero());
+  std::array<FlowIndex, 8> out;
+  std::vector<Time> sends;
+  bool paused = false;
+  Time resume_at;
+  while (sends.size() < 300) {
+    const Time now = p.next_deadline();
+    const size_t n = p.poll(now, out);
+    for (size_t i = 0; i < n; ++i) {
+      if (out[i] == 1) {  // flow 1 keeps the clock moving
+        p.sent(1, frame, now, true);
+        continue;
+      }
+      sends.push_back(now);
+      if (sends.size() == 100 && !paused) {
+        p.sent(0, frame, now, false);  // e.g. PFC pause: flow 0 cannot send
+        paused = true;
+        resume_at = now + Time::ms(1);
+        continue;
+      }
+      p.sent(0, frame, now, true);
+    }
+    if (paused && now >= resume_at && !p.waiting(0) && sends.size() == 100) p.ready(0, now);
+  }
+  // Before and after the pause, consecutive sends are a gap apart (up to one slot of
+  // release quantization); right after the pause there is no catching up.
+  for (size_t i = 1; i < sends.size(); ++i) {
+    if (i == 100) {
+      EXPECT_GE(sends[i], resume_at);
+      continue;
+    }
+    EXPECT_GE(sends[i] - sends[i - 1] + p.slot_width(), gap) << "send " << i;
+  }
+  // In the first 10 gaps after the resume, at most 11 frames.
+  size_t burst = 0;
+  for (size_t i = 100; i < sends.size(); ++i) burst += sends[i] < sends[100] + gap * 10;
+  EXPECT_LE(burst, 11u);
+}
+
+TEST(Pacer, ReadyAfterIdleStartsNowAndBlockedFlowsAreNotReleased) {
+  Pacer p = make(3);
+  p.set_rate(0, Rate::gbps(1), Time::zero());
+  p.ready(0, Time::us(50));
+  EXPECT_EQ(p.next_send(0), Time::us(50));
+  p.block(0);
+  EXPECT_TRUE(p.next_deadline().is_never());
+  std::array<FlowIndex, 4> out;
+  EXPECT_EQ(p.poll(Time::ms(1), out), 0u);
+  // Rate zero holds a ready flow until a rate arrives.
+  p.ready(1, Time::ms(1));
+  EXPECT_TRUE(p.next_deadline().is_never());
+  p.set_rate(1, Rate::gbps(1), Time::ms(2));
+  EXPECT_EQ(p.next_send(1), Time::ms(2));
+  ASSERT_EQ(p.poll(Time::ms(2), out), 1u);
+  EXPECT_EQ(out[0], 1u);
+}
+
+TEST(Pacer, RateChangeRescalesTheRemainingWait) {
+  Pacer p = make(1);
+  p.set_rate(0, Rate::gbps(1), Time::zero());
+  p.ready(0, Time::zero());
+  std::array<FlowIndex, 4> out;
+  ASSERT_EQ(p.poll(Time::zero(), out), 1u);
+  p.sent(0, Bytes(1000), Time::zero(), true);  // next at 8 us
+  EXPECT_EQ(p.next_send(0), Time::us(8));
+  p.set_rate(0, Rate::mbps(500), Time::us(2));  // 6 us left at 1G = 12 us at 0.5G
+  EXPECT_EQ(p.next_send(0), Time::us(14));
+  EXPECT_EQ(p.poll(Time::us(8), out), 0u);
+  EXPECT_EQ(p.next_deadline(), Time::us(14));
+}
+
+TEST(Pacer, FlowsBeyondTheHorizonParkAndKeepExactTimes) {
+  // 64 slots of 100 ns: a 6.4 us horizon; a 1 Mb/s flow of 9000 B frames waits 72 ms.
+  Pacer p = make(2, 6);
+  p.set_rate(0, Rate::mbps(1), Time::zero());
+  p.set_rate(1, Rate::gbps(8), Time::zero());
+  p.ready(0, Time::zero());
+  p.ready(1, Time::zero());
+  std::array<FlowIndex, 4> out;
+  std::vector<Time> slow;
+  while (slow.size() < 5) {
+    const Time now = p.next_deadline();
+    const size_t n = p.poll(now, out);
+    for (size_t i = 0; i < n; ++i) {
+      if (out[i] == 0) slow.push_back(now);
+      p.sent(out[i], out[i] == 0 ? Bytes(9000) : Bytes(1000), now, true);
+    }
+  }
+  for (size_t i = 1; i < slow.size(); ++i) EXPECT_EQ(slow[i] - slow[i - 1], Time::ms(72));
+}
+
+TEST(Pacer, AMillionFlowsWithBoundedMemory) {
+  constexpr uint32_t kFlows = 1'000'000;
+  Pacer p = make(kFlows);
+  EXPECT_LE(Pacer::bytes_per_flow(), 40u);
+  Rng rng(9, 1);
+  for (uint32_t f = 0; f < kFlows; ++f) {
+    p.set_rate(f, Rate::mbps(100 + rng.uniform_int(900)), Time::zero());
+    p.ready(f, Time::ps(rng.uniform_int(10'000'000)));
+  }
+  const Bytes frame(1000);
+  const auto log = run(p, 1'200'000, frame);
+  uint64_t total = 0, idle = 0;
+  for (const auto& l : log) total += l.packets, idle += l.packets == 0;
+  EXPECT_EQ(total, 1'200'000u);
+  EXPECT_EQ(idle, 0u);  // every flow got its turn
+}
+
+TEST(Pacer, BadConfigIsRefused) {
+  EXPECT_THAT(Pacer::create(PacerConfig{0}).error().message, HasSubstr("max_flows = 0 is invalid"));
+  EXPECT_THAT(Pacer::create(PacerConfig{10, Time::zero()}).error().message, HasSubstr("slot_width = 0 ps"));
+  EXPECT_THAT(Pacer::create(PacerConfig{10, Time::ns(100), 30}).error().message,
+              HasSubstr("slots_log2 = 30 is invalid: expected 6..24"));
+}
+
+}  // namespace
+}  // namespace rtb::cc

@@ -1,0 +1,97 @@
+// Plug-ins loaded exactly as a user's would be: by path, through the registry, and each
+// refusal case with its message.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "cc_algos/plugin_loader.h"
+#include "test_util.h"
+
+namespace rtb::cc::testing {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::HasSubstr;
+
+TEST(Plugin, ExampleLoadsByPathAndRuns) {
+  Registry r = Registry::with_builtins();
+  auto a = r.resolve(RTB_TEST_EXAMPLE_PLUGIN);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->name(), "aimd");
+  EXPECT_THAT(std::string(a->origin()), HasSubstr("rtb_cc_aimd.so"));
+  EXPECT_TRUE(a->needs(Feedback::kCnp));
+  EXPECT_TRUE(r.find("aimd").ok());  // now registered by name too
+  auto c = configure(*a, {{"decrease_percent", int64_t{25}}, {"increase_mbps", int64_t{1000}},
+                          {"increase_period_us", int64_t{10}}, {"hold_time_us", int64_t{20}}});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  auto t = std::move(FlowTable::create(*a, 1)).value();
+  void* s = t.state(0);
+  EXPECT_EQ(c->start(s, FlowStart{Rate::gbps(100)}, Time::zero()).rate, Rate::gbps(100));
+  Decision d = c->on_cnp(s, Time::us(1));
+  EXPECT_EQ(d.rate, Rate::gbps(75));  // cut by 25%
+  EXPECT_EQ(d.next_deadline, Time::us(11));
+  EXPECT_EQ(c->on_cnp(s, Time::us(5)).rate, Rate::gbps(75));  // within the hold time
+  EXPECT_EQ(c->on_timer(s, Time::us(11)).rate, Rate::gbps(76));
+  // At 21 us the increase due then runs first (77G), then the hold time is over: -25%.
+  EXPECT_EQ(c->on_cnp(s, Time::us(21)).rate, Rate::mbps(57750));
+}
+
+TEST(Plugin, ExampleChecksItsOwnParams) {
+  auto a = load_plugin(RTB_TEST_EXAMPLE_PLUGIN);
+  ASSERT_TRUE(a.ok());
+  auto c = configure(*a, {{"decrease_percent", int64_t{100}}, {"beta", 0.5}});
+  ASSERT_FALSE(c.ok());
+  EXPECT_THAT(c.error().message, AllOf(HasSubstr("aimd: decrease_percent is invalid: expected a whole number in 1..99"),
+                                       HasSubstr("aimd: unknown parameter 'beta'")));
+}
+
+TEST(Plugin, RefusesMissingSymbol) {
+  auto a = load_plugin(RTB_TEST_BAD_MISSING_SYMBOL);
+  ASSERT_FALSE(a.ok());
+  EXPECT_THAT(a.error().message, AllOf(HasSubstr("does not export 'rtb_cc_plugin_ops'"),
+                                       HasSubstr("rtb_cc_bad_missing_symbol.so")));
+}
+
+TEST(Plugin, RefusesWrongAbiVersion) {
+  auto a = load_plugin(RTB_TEST_BAD_WRONG_ABI);
+  ASSERT_FALSE(a.ok());
+  EXPECT_THAT(a.error().message,
+              HasSubstr("is built for rocetb CC ABI version 2, but this rocetb uses version 1: rebuild it"));
+}
+
+TEST(Plugin, RefusesUnreasonableStateSizes) {
+  auto huge = load_plugin(RTB_TEST_BAD_HUGE_STATE);
+  ASSERT_FALSE(huge.ok());
+  EXPECT_THAT(huge.error().message, HasSubstr("per-flow state of 1048576 bytes; expected 1..4096 bytes"));
+  auto zero = load_plugin(RTB_TEST_BAD_ZERO_STATE);
+  ASSERT_FALSE(zero.ok());
+  EXPECT_THAT(zero.error().message, HasSubstr("per-flow state of 0 bytes"));
+}
+
+TEST(Plugin, RefusesMissingRequiredHook) {
+  auto a = load_plugin(RTB_TEST_BAD_NO_CNP_HOOK);
+  ASSERT_FALSE(a.ok());
+  EXPECT_THAT(a.error().message, HasSubstr("hook on_cnp is NULL but the algorithm asks for CNP feedback"));
+}
+
+TEST(Plugin, RefusesFilesThatAreNotSharedObjects) {
+  const std::string path = ::testing::TempDir() + "not_a_plugin.so";
+  std::ofstream(path) << "hello";
+  auto a = Registry::with_builtins().resolve(path);
+  ASSERT_FALSE(a.ok());
+  EXPECT_THAT(a.error().message, HasSubstr("cannot load congestion-control plug-in '" + path + "'"));
+  std::remove(path.c_str());
+}
+
+TEST(Plugin, NameClashWithABuiltinIsRefused) {
+  Registry r = Registry::with_builtins();
+  ASSERT_TRUE(r.resolve(RTB_TEST_EXAMPLE_PLUGIN).ok());
+  auto again = r.resolve(RTB_TEST_EXAMPLE_PLUGIN);
+  ASSERT_FALSE(again.ok());
+  EXPECT_THAT(again.error().message, HasSubstr("clashes with the already registered 'aimd'"));
+}
+
+}  // namespace
+}  // namespace rtb::cc::testing

@@ -1,0 +1,99 @@
+// Registry by name, and the ops-table checks every algorithm (built-in or not) must pass.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "cc_algos/builtins.h"
+#include "cc_algos/registry.h"
+
+namespace rtb::cc {
+namespace {
+
+using ::testing::AllOf;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+TEST(Registry, BuiltinsAreRegisteredSorted) {
+  const Registry r = Registry::with_builtins();
+  EXPECT_THAT(r.names(), ElementsAre("dcqcn", "dcqcn_paper", "fixed_rate"));
+  EXPECT_EQ(r.algorithms().size(), builtin_ops().size());  // none failed its checks
+  for (const rtb_cc_ops* ops : builtin_ops()) EXPECT_TRUE(check_ops(ops, "built-in").ok()) << ops->name;
+}
+
+TEST(Registry, UnknownNameListsTheAvailableOnes) {
+  const auto a = Registry::with_builtins().find("dcqcm");
+  ASSERT_FALSE(a.ok());
+  EXPECT_THAT(a.error().message,
+              AllOf(HasSubstr("unknown congestion-control algorithm 'dcqcm'"),
+                    HasSubstr("available: dcqcn, dcqcn_paper, fixed_rate")));
+}
+
+TEST(Registry, DuplicateNameIsRefused) {
+  Registry r = Registry::with_builtins();
+  const Status s = r.add(*r.find("dcqcn"));
+  EXPECT_FALSE(s.ok());
+  EXPECT_THAT(s.message(), HasSubstr("'dcqcn' (built-in) clashes"));
+}
+
+TEST(Registry, FeedbackNeeds) {
+  const Registry r = Registry::with_builtins();
+  EXPECT_TRUE(r.find("dcqcn")->needs(Feedback::kCnp));
+  EXPECT_FALSE(r.find("dcqcn")->needs(Feedback::kRtt));
+  EXPECT_FALSE(r.find("fixed_rate")->needs(Feedback::kCnp));
+}
+
+TEST(Registry, ResolveByNameOrPath) {
+  Registry r = Registry::with_builtins();
+  EXPECT_EQ(r.resolve("fixed_rate")->name(), "fixed_rate");
+  const auto missing = r.resolve("./no_such_plugin.so");
+  ASSERT_FALSE(missing.ok());
+  EXPECT_THAT(missing.error().message, HasSubstr("cannot load congestion-control plug-in './no_such_plugin.so'"));
+}
+
+// A valid table to break one field at a time.
+rtb_cc_ops good_ops() {
+  rtb_cc_ops ops = *builtin_ops()[0];
+  return ops;
+}
+
+TEST(CheckOps, RefusesEachDefect) {
+  auto expect_refused = [](rtb_cc_ops ops, const char* what) {
+    const Status s = check_ops(&ops, "test");
+    EXPECT_FALSE(s.ok()) << what;
+    EXPECT_THAT(s.message(), HasSubstr(what));
+  };
+  EXPECT_TRUE(check_ops(&*builtin_ops()[0], "test").ok());
+  EXPECT_THAT(check_ops(nullptr, "x.so").message(), HasSubstr("returned no ops table"));
+  rtb_cc_ops o = good_ops();
+  o.abi_version = 0;
+  expect_refused(o, "CC ABI version 0, but this rocetb uses version 1");
+  o = good_ops();
+  o.name = "Bad Name";
+  expect_refused(o, "a-z, 0-9 and _");
+  o = good_ops();
+  o.state_bytes = 0;
+  expect_refused(o, "per-flow state of 0 bytes; expected 1..4096 bytes");
+  o = good_ops();
+  o.state_bytes = 4097;
+  expect_refused(o, "per-flow state of 4097 bytes");
+  o = good_ops();
+  o.state_align = 24;
+  expect_refused(o, "powers of two");
+  o = good_ops();
+  o.params_bytes = 0;
+  expect_refused(o, "parameters of 0 bytes");
+  o = good_ops();
+  o.feedback = 1u << 7;
+  expect_refused(o, "unknown feedback bits 0x80");
+  o = good_ops();
+  o.on_start = nullptr;
+  expect_refused(o, "hook on_start is NULL");
+  o = good_ops();
+  o.on_cnp = nullptr;
+  expect_refused(o, "hook on_cnp is NULL but the algorithm asks for CNP feedback");
+  o = good_ops();
+  o.feedback |= RTB_CC_FEEDBACK_RTT;
+  expect_refused(o, "hook on_ack is NULL");
+}
+
+}  // namespace
+}  // namespace rtb::cc
