@@ -70,3 +70,209 @@ TEST_F(Exact, SecondRunGivesIdenticalCounters) {
 
 }  // namespace
 }  // namespace rtb::host
+
+namespace rtb::host {
+namespace {
+
+using testing::TwoHosts;
+using testing::controller;
+using testing::host_config;
+
+struct Arbiter : ::testing::Test {
+  cc::Controller line_rate = controller("fixed_rate");
+};
+
+TEST_F(Arbiter, QueuePairsOfOnePriorityShareThePortRoundRobin) {
+  TwoHosts t(line_rate, line_rate, host_config("a", 1), host_config("b", 2), 4);
+  t.connect(4);
+  for (uint32_t q = 0; q < 4; ++q) t.a->post(q, 1'000'000, Time::zero());
+  t.run(Time::us(20));
+  const uint64_t f0 = t.a->qp(0).counters.frames_sent;
+  EXPECT_GT(f0, 40u);
+  for (uint32_t q = 1; q < 4; ++q) {
+    EXPECT_NEAR(static_cast<double>(t.a->qp(q).counters.frames_sent), static_cast<double>(f0), 1.0);
+  }
+}
+
+TEST_F(Arbiter, StrictPriorityServesTheHigherPriorityFirst) {
+  TwoHosts t(line_rate, line_rate, host_config("a", 1), host_config("b", 2), 2);
+  QpSpec low, high;
+  low.priority = 3;
+  high.priority = 5;
+  t.connect(1, low);
+  t.connect(0);
+  QpSpec sa = high;
+  sa.peer_qpn = t.b->qpn(1);
+  sa.peer_mac = testing::mac(2);
+  sa.peer_ip = testing::ip(2);
+  QpSpec sb = high;
+  sb.peer_qpn = t.a->qpn(1);
+  sb.peer_mac = testing::mac(1);
+  sb.peer_ip = testing::ip(1);
+  ASSERT_TRUE(t.a->add_qp(sa).ok());
+  ASSERT_TRUE(t.b->add_qp(sb).ok());
+  t.a->post(0, 1'000'000, Time::zero());
+  t.a->post(1, 100'000, Time::zero());
+  t.run(Time::us(8));  // 100 KB at 100 Gb/s takes 8.6 us: only priority 5 has sent
+  EXPECT_EQ(t.a->qp(0).counters.frames_sent, 0u);
+  EXPECT_GT(t.a->qp(1).counters.frames_sent, 80u);
+  t.run(Time::us(30));
+  EXPECT_EQ(t.a->qp(1).counters.payload_bytes_sent, 100'000u);
+  EXPECT_GT(t.a->qp(0).counters.frames_sent, 100u);
+}
+
+// Two QPs on priorities 3 and 5 of host A; returns A's two QP byte counts after `until`.
+std::pair<uint64_t, uint64_t> two_priorities(const cc::Controller& cc, HostConfig ca,
+                                             Time until, std::function<void(TwoHosts&)> before) {
+  TwoHosts t(cc, cc, std::move(ca), host_config("b", 2), 2);
+  for (uint8_t i = 0; i < 2; ++i) {
+    QpSpec sa, sb;
+    sa.priority = sb.priority = i == 0 ? 3 : 5;
+    sa.peer_qpn = t.b->qpn(i);
+    sa.peer_mac = testing::mac(2);
+    sa.peer_ip = testing::ip(2);
+    sb.peer_qpn = t.a->qpn(i);
+    sb.peer_mac = testing::mac(1);
+    sb.peer_ip = testing::ip(1);
+    EXPECT_TRUE(t.a->add_qp(sa).ok());
+    EXPECT_TRUE(t.b->add_qp(sb).ok());
+    t.a->post(i, 50'000'000, Time::zero());
+  }
+  if (before) before(t);
+  t.run(until);
+  return {t.a->qp(0).counters.payload_bytes_sent, t.a->qp(1).counters.payload_bytes_sent};
+}
+
+TEST_F(Arbiter, DwrrSharesThePortByQuantum) {
+  HostConfig ca = host_config("a", 1);
+  ca.ports[0].policy = PriorityPolicy::kDwrr;
+  ca.ports[0].dwrr_quantum_bytes[3] = 3 * 1'100;
+  ca.ports[0].dwrr_quantum_bytes[5] = 1'100;
+  const auto [p3, p5] = two_priorities(line_rate, ca, Time::us(200), nullptr);
+  EXPECT_NEAR(static_cast<double>(p3) / static_cast<double>(p5), 3.0, 0.03);
+}
+
+TEST_F(Arbiter, APausedPriorityDoesNotBlockAnotherAndGathersNoCredit) {
+  // Priority 5 is paused for 0xFFFF quanta (335.5 us at 100 Gb/s) from t = 0.
+  const auto [p3, p5] = two_priorities(line_rate, host_config("a", 1), Time::us(300),
+                                       [](TwoHosts& t) { t.ab.apply_pause(5, 0xFFFF, Time::zero()); });
+  EXPECT_EQ(p5, 0u);
+  EXPECT_GT(p3, 3'000'000u);  // priority 3 had the port to itself
+
+  // A 10 Gb/s QP paused for 100 us then resumed sends at 10 Gb/s, without a burst.
+  cc::Controller ten_g = controller("fixed_rate", {{"rate_mbps", int64_t{10'000}}});
+  const auto [q3, q5] = two_priorities(ten_g, host_config("a", 1), Time::us(110),
+                                       [](TwoHosts& t) { t.ab.apply_pause(5, 19'531, Time::zero()); });
+  // 19,531 quanta = 99.999 us; in the 10 us after it 10 Gb/s moves 12,500 wire bytes:
+  // at most 12 frames of 1,106 wire bytes (1,024 B payload).
+  EXPECT_LE(q5, 12u * 1'024);
+  EXPECT_GE(q5, 10u * 1'024);
+  EXPECT_GT(q3, 100'000u);
+}
+
+}  // namespace
+}  // namespace rtb::host
+
+namespace rtb::host {
+namespace {
+
+using testing::TwoHosts;
+using testing::controller;
+using testing::host_config;
+
+struct Loss : ::testing::Test {
+  cc::Controller line_rate = controller("fixed_rate");
+};
+
+bool is_class(std::span<const uint8_t> frame, wire::FrameClass cls) {
+  wire::ParsedFrame f;
+  return wire::parse_frame(frame.data(), static_cast<uint32_t>(frame.size()), {}, f) ==
+             wire::ParseError::Ok &&
+         f.cls == cls;
+}
+
+TEST_F(Loss, DroppedFramesComeBackThroughNakAndGoBackN) {
+  TwoHosts t(line_rate, line_rate, host_config("a", 1), host_config("b", 2), 1);
+  t.connect(1);
+  runtime::LinkFaults faults(Rng(1, 1));
+  faults.drop_frames({3, 40});
+  t.ab.set_faults(&faults);
+  t.a->post(0, 64 * 1'024, Time::zero());
+  EXPECT_TRUE(t.run().idle);
+  const QueuePair& a = t.a->qp(0);
+  EXPECT_EQ(t.b->qp(0).counters.payload_bytes_received, 64u * 1'024);
+  EXPECT_FALSE(a.requester.messages()[0].completed.is_never());
+  EXPECT_EQ(t.a->counters().packet_seq_err, 2u);  // one NAK per gap
+  EXPECT_GT(t.b->counters().out_of_sequence, 0u);
+  EXPECT_GT(a.counters.retransmitted_frames, 0u);
+  EXPECT_EQ(a.counters.payload_bytes_sent, 64u * 1'024);  // first transmissions, once
+  EXPECT_EQ(a.requester.counters().timeouts, 0u);
+}
+
+TEST_F(Loss, ALostNakIsRecoveredByTheRetransmissionTimeout) {
+  TwoHosts t(line_rate, line_rate, host_config("a", 1), host_config("b", 2), 1);
+  QpSpec spec;
+  spec.requester.local_ack_timeout = 4;  // 65.5 us
+  t.connect(1, spec);
+  runtime::LinkFaults data_faults(Rng(1, 1)), ack_faults(Rng(1, 2));
+  data_faults.drop_frames({5});
+  ack_faults.drop_if([](std::span<const uint8_t> f) { return is_class(f, wire::FrameClass::Nak); });
+  t.ab.set_faults(&data_faults);
+  t.ba.set_faults(&ack_faults);
+  t.a->post(0, 16 * 1'024, Time::zero());
+  EXPECT_TRUE(t.run().idle);
+  const QueuePair& a = t.a->qp(0);
+  EXPECT_EQ(t.b->qp(0).counters.payload_bytes_received, 16u * 1'024);
+  EXPECT_EQ(a.requester.counters().timeouts, 1u);
+  EXPECT_EQ(t.a->counters().packet_seq_err, 0u);  // the NAK never arrived
+  EXPECT_GE(t.ba.counters().dropped_fault, 1u);
+  EXPECT_GT(a.requester.messages()[0].completed, ack_timeout(4));
+}
+
+TEST_F(Loss, ADeadLinkFailsTheQpAfterTheRetryLimit) {
+  TwoHosts t(line_rate, line_rate, host_config("a", 1), host_config("b", 2), 1);
+  QpSpec spec;
+  spec.requester.local_ack_timeout = 2;  // 16.4 us
+  spec.requester.retry_cnt = 3;
+  t.connect(1, spec);
+  runtime::LinkFaults faults(Rng(1, 1));
+  faults.down_between(Time::us(2), Time::s(1));
+  t.ab.set_faults(&faults);
+  t.a->post(0, 1'000'000, Time::zero());
+  EXPECT_TRUE(t.run().idle);
+  const QueuePair& a = t.a->qp(0);
+  EXPECT_TRUE(a.requester.failed());
+  EXPECT_EQ(t.a->counters().local_ack_timeout_err, 1u);
+  EXPECT_EQ(a.requester.counters().timeouts, 4u);  // the first try and 3 retries
+  EXPECT_TRUE(a.requester.messages()[0].completed.is_never());
+}
+
+TEST_F(Loss, FramesAreConservedAtEveryInstant) {
+  TwoHosts t(line_rate, line_rate, host_config("a", 1), host_config("b", 2), 2);
+  t.connect(2);
+  runtime::LinkFaults faults(Rng(9, 9));
+  faults.drop_with_probability(0.01);
+  t.ab.set_faults(&faults);
+  t.a->post(0, 2'000'000, Time::zero());
+  t.a->post(1, 1'000'000, Time::us(3));
+  for (Time until = Time::us(7); until < Time::ms(2); until += Time::us(13)) {
+    t.run(until);
+    uint64_t sent = 0;
+    for (uint32_t q = 0; q < 2; ++q) sent += t.a->qp(q).counters.frames_sent;
+    // Every data frame A started is at B, still on the cable, or dropped by the fault.
+    ASSERT_EQ(sent, t.b->counters().rx_frames + t.ab.in_flight() + t.ab.counters().dropped_fault)
+        << "at " << until;
+  }
+  t.run();
+  uint64_t first = 0, received = 0;
+  for (uint32_t q = 0; q < 2; ++q) {
+    first += t.a->qp(q).counters.payload_bytes_sent;
+    received += t.b->qp(q).counters.payload_bytes_received;
+  }
+  EXPECT_EQ(first, 3'000'000u);  // retransmissions counted once
+  EXPECT_EQ(received, 3'000'000u);
+  EXPECT_GT(t.ab.counters().dropped_fault, 10u);
+}
+
+}  // namespace
+}  // namespace rtb::host
