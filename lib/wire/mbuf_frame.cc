@@ -1,0 +1,84 @@
+#include "wire/mbuf_frame.h"
+
+#include "wire/bytes.h"
+#include "wire/payload_pattern.h"
+
+namespace rtb::wire {
+namespace {
+
+uint8_t* room(rte_mbuf* m) { return static_cast<uint8_t*>(m->buf_addr); }
+uint8_t* payload_of(rte_mbuf* m) { return room(m) + kMbufPayloadOffset; }
+uint32_t payload_capacity(const rte_mbuf* m) {
+  return m->buf_len > kMbufPayloadOffset ? m->buf_len - kMbufPayloadOffset : 0;
+}
+
+// The dirty tail [from, to) relative to the payload, kept in data-room bytes 0..3.
+void restore_dirty_tail(rte_mbuf* m) {
+  const uint16_t from = load_be16(room(m));
+  const uint16_t to = load_be16(room(m) + 2);
+  restore_payload_pattern(payload_of(m), from, to);
+}
+
+void set_frame(rte_mbuf* m, const FrameSpan& s) {
+  m->data_off = static_cast<uint16_t>(s.data - room(m));
+  m->data_len = static_cast<uint16_t>(s.len);
+  m->pkt_len = s.len;
+  m->nb_segs = 1;
+}
+
+bool control_frame(rte_mbuf* m, const FrameSpan& s) {
+  if (!s.ok()) return false;
+  set_frame(m, s);
+  return true;
+}
+
+uint8_t* control_start(rte_mbuf* m, uint32_t need) {
+  return m->buf_len >= RTE_PKTMBUF_HEADROOM + need ? room(m) + RTE_PKTMBUF_HEADROOM : nullptr;
+}
+
+// Frame length of an ACK (4 extension bytes) or CNP (16) of this template.
+uint32_t control_bytes(const FlowTemplate& t, uint32_t ext) {
+  const uint32_t n = t.l2_bytes() + roce_ip_length(ext, 0, t.spec().int_trailer_bytes);
+  return n < kMinFrameNoFcs ? kMinFrameNoFcs : n;
+}
+
+}  // namespace
+
+void init_payload_mbuf(rte_mbuf* m) {
+  write_payload_pattern(payload_of(m), payload_capacity(m));
+  store_be16(room(m), 0);
+  store_be16(room(m) + 2, 0);
+}
+
+void mbuf_payload_obj_init(rte_mempool*, void*, void* obj, unsigned) {
+  init_payload_mbuf(static_cast<rte_mbuf*>(obj));
+}
+
+bool build_data_mbuf(const FlowTemplate& t, const DataFields& f, rte_mbuf* m) {
+  if (f.payload_bytes + t.tail_room() > payload_capacity(m)) return false;
+  restore_dirty_tail(m);
+  uint8_t* payload = payload_of(m);
+  const FrameSpan s = t.build_data(f, payload);
+  if (!s.ok()) return false;
+  store_be16(room(m), static_cast<uint16_t>(f.payload_bytes));
+  store_be16(room(m) + 2, static_cast<uint16_t>(s.data + s.len - payload));
+  set_frame(m, s);
+  return true;
+}
+
+bool build_ack_mbuf(const FlowTemplate& t, const AckFields& f, rte_mbuf* m) {
+  uint8_t* out = control_start(m, control_bytes(t, 4));
+  return out != nullptr && control_frame(m, t.build_ack(f, out));
+}
+
+bool build_cnp_mbuf(const FlowTemplate& t, const CnpFields& f, rte_mbuf* m) {
+  uint8_t* out = control_start(m, control_bytes(t, 16));
+  return out != nullptr && control_frame(m, t.build_cnp(f, out));
+}
+
+bool build_pfc_mbuf(const PfcFields& f, rte_mbuf* m) {
+  uint8_t* out = control_start(m, kPfcFrameBytes);
+  return out != nullptr && control_frame(m, FrameSpan{out, build_pfc(f, out)});
+}
+
+}  // namespace rtb::wire
