@@ -47,18 +47,23 @@ Expected<std::unique_ptr<Host>> Host::create(const HostConfig& config,
   }
   auto flows = cc::FlowTable::create(cc.algorithm(), max_qps);
   if (!flows) return Error{fmt::format("host {}: {}", config.name, flows.error().message)};
-  return std::unique_ptr<Host>(
-      new Host(config, std::move(ports), cc, pools, std::move(flows).value(), max_qps));
+  auto pacer = cc::Pacer::create(cc::PacerConfig{max_qps, config.pacer_slot, 16, Time::zero()});
+  if (!pacer) return Error{fmt::format("host {}: {}", config.name, pacer.error().message)};
+  return std::unique_ptr<Host>(new Host(config, std::move(ports), cc, pools,
+                                        std::move(flows).value(), std::move(pacer).value(),
+                                        max_qps));
 }
 
 Host::Host(const HostConfig& config, std::vector<PortLinks> links, const cc::Controller& cc,
-           HostPools pools, cc::FlowTable flows, uint32_t max_qps)
+           HostPools pools, cc::FlowTable flows, cc::Pacer pacer, uint32_t max_qps)
     : Stage(config.name),
       config_(config),
       cc_(cc),
       pools_(pools),
       flows_(std::move(flows)),
       np_(cc.np_params()),
+      pacer_(std::move(pacer)),
+      released_(max_qps),
       max_qps_(max_qps),
       timers_(max_qps * kTimerKinds) {
   for (size_t i = 0; i < links.size(); ++i) {
@@ -99,8 +104,8 @@ Expected<uint32_t> Host::add_qp(const QpSpec& spec) {
 
 void Host::post(uint32_t qp, uint64_t bytes, Time start) {
   qps_[qp]->requester.post(bytes, start);
-  const Time pending = timers_.deadline(qp * kTimerKinds + kPace);
-  if (!qps_[qp]->in_ring && start < pending) timers_.set(qp * kTimerKinds + kPace, start);
+  const Time pending = timers_.deadline(qp * kTimerKinds + kStart);
+  if (!qps_[qp]->in_ring && start < pending) timers_.set(qp * kTimerKinds + kStart, start);
 }
 
 void Host::poll(Time now) {
@@ -110,7 +115,7 @@ void Host::poll(Time now) {
 }
 
 Time Host::next_deadline() const {
-  Time t = timers_.next();
+  Time t = std::min(timers_.next(), pacer_.next_deadline());
   if (!delayed_acks_.empty()) t = std::min(t, delayed_acks_.front().ready);
   if (!delayed_cnps_.empty()) t = std::min(t, delayed_cnps_.front().ready);
   if (!delayed_reactions_.empty()) t = std::min(t, delayed_reactions_.front().ready);
@@ -135,6 +140,12 @@ void Host::fire_timers(Time now) {
     on_cnp_reaction(*qps_[delayed_reactions_.front().qp], now);
     delayed_reactions_.pop();
   }
+  const size_t n = pacer_.poll(now, released_);
+  for (size_t i = 0; i < n; ++i) {
+    QueuePair& qp = *qps_[released_[i]];
+    qp.in_ring = true;
+    ports_[qp.spec.port]->ring[qp.spec.priority].push(qp.index);
+  }
   uint32_t id;
   while (timers_.pop_due(now, id)) {
     QueuePair& qp = *qps_[id / kTimerKinds];
@@ -148,7 +159,7 @@ void Host::fire_timers(Time now) {
         timers_.set(qp.index * kTimerKinds + kRto, qp.requester.timer_deadline());
         refresh(qp, now);
         break;
-      default:
+      default:  // kStart: a message's start time came
         refresh(qp, now);
         break;
     }
@@ -166,27 +177,29 @@ void Host::on_cnp_reaction(QueuePair& qp, Time now) {
   apply(qp, cc_.on_cnp(flows_.state(qp.index), now), now);
 }
 
-// Applies a congestion-control decision: the rate (re-pacing the next frame from the
-// start of the last one), the window, and the algorithm's next timer.
+// Applies a congestion-control decision: the rate (the pacer rescales a waiting
+// frame's remaining gap), the window, and the algorithm's next timer.
 void Host::apply(QueuePair& qp, const cc::Decision& d, Time now) {
-  const Rate rate = d.rate.bps() == 0 ? Rate::bps(1) : d.rate;
-  if (rate != qp.rate) {
-    qp.rate = rate;
-    if (qp.last_wire.count() > 0) qp.next_send = qp.last_start + rate.time_for(qp.last_wire);
+  if (d.rate != qp.rate) {
+    qp.rate = d.rate;
+    pacer_.set_rate(qp.index, d.rate, now);
   }
   qp.window = d.window;
   timers_.set(qp.index * kTimerKinds + kCcTimer, d.next_deadline);
   refresh(qp, now);
 }
 
-// Puts the QP in its port's ring when it may send now, else arms its pacing timer.
+// Hands the QP to the pacer when it has a frame it may send, else takes it out (it
+// gathers no credit) and, if a message is still to start, arms the start timer.
 void Host::refresh(QueuePair& qp, Time now) {
-  const uint32_t pace_id = qp.index * kTimerKinds + kPace;
+  const uint32_t start_id = qp.index * kTimerKinds + kStart;
   if (qp.in_ring) return;
   if (!qp.requester.has_frame(now)) {
-    timers_.set(pace_id, qp.requester.next_start());
+    pacer_.block(qp.index);
+    timers_.set(start_id, qp.requester.next_start());
     return;
   }
+  timers_.cancel(start_id);
   if (!qp.cc_started) {
     qp.cc_started = true;
     const Rate line = ports_[qp.spec.port]->links.tx->config().rate;
@@ -195,16 +208,10 @@ void Host::refresh(QueuePair& qp, Time now) {
     return;  // apply() refreshed
   }
   if (qp.window && qp.requester.outstanding_bytes() >= qp.window->count()) {
-    timers_.cancel(pace_id);  // an ACK opens the window
+    pacer_.block(qp.index);  // an ACK opens the window
     return;
   }
-  if (qp.next_send > now) {
-    timers_.set(pace_id, qp.next_send);
-    return;
-  }
-  timers_.cancel(pace_id);
-  qp.in_ring = true;
-  ports_[qp.spec.port]->ring[qp.spec.priority].push(qp.index);
+  if (!pacer_.waiting(qp.index)) pacer_.ready(qp.index, now);
 }
 
 }  // namespace rtb::host

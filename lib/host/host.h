@@ -13,7 +13,7 @@
 //
 // A queue pair's congestion-control algorithm (any registered algorithm or plug-in,
 // through cc::Controller) sets its rate and optional window; the pacer spaces the QP's
-// frames by their wire occupancy at that rate.
+// frames by their wire occupancy at that rate (cc::Pacer, a Carousel timing wheel).
 #pragma once
 
 #include <memory>
@@ -22,6 +22,7 @@
 #include "cc_algos/controller.h"
 #include "cc_algos/flow_table.h"
 #include "cc_algos/np/notification_point.h"
+#include "cc_algos/pacer/pacer.h"
 #include "core/error.h"
 #include "host/host_config.h"
 #include "host/host_counters.h"
@@ -72,10 +73,10 @@ class Host final : public runtime::Stage {
   const void* cc_state(uint32_t qp) const { return flows_.state(qp); }
 
  private:
-  enum TimerKind : uint32_t { kCcTimer = 0, kRto = 1, kPace = 2, kTimerKinds = 3 };
+  enum TimerKind : uint32_t { kCcTimer = 0, kRto = 1, kStart = 2, kTimerKinds = 3 };
   struct Port;
   Host(const HostConfig& config, std::vector<PortLinks> links, const cc::Controller& cc,
-       HostPools pools, cc::FlowTable flows, uint32_t max_qps);
+       HostPools pools, cc::FlowTable flows, cc::Pacer pacer, uint32_t max_qps);
 
   // receive (host_rx.cc)
   void receive(Time now);
@@ -101,6 +102,8 @@ class Host final : public runtime::Stage {
   HostPools pools_;
   cc::FlowTable flows_;
   cc::NotificationPoint np_;
+  cc::Pacer pacer_;
+  std::vector<cc::FlowIndex> released_;  // the pacer's output, sized once
   std::vector<std::unique_ptr<Port>> ports_;
   std::vector<std::unique_ptr<QueuePair>> qps_;
   uint32_t max_qps_;

@@ -53,6 +53,9 @@ struct HostConfig {
   NicTimings timings{};
   uint32_t first_qpn = 0x100;  // QPNs are first_qpn + index, in the order QPs are added
   bool check_icrc = true;      // verify the ICRC of every received RoCE frame
+  // The pacer's release granularity: a frame may leave up to one slot before its exact
+  // send time (send times themselves never drift); 2^16 slots make the wheel's horizon.
+  Time pacer_slot = Time::ns(1);
   uint64_t seed = 1;
 };
 

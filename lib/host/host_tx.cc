@@ -148,9 +148,7 @@ void Host::send_frame(QueuePair& qp, Port& port, Time now) {
   ++counters_.tx_frames;
 
   // The pacer: the next frame may start one wire occupancy at the QP's rate later.
-  qp.last_start = now;
-  qp.last_wire = runtime::wire_occupancy(s.len);
-  qp.next_send = now + qp.rate.time_for(qp.last_wire);
+  pacer_.sent(qp.index, runtime::wire_occupancy(s.len), now, /*still_ready=*/false);
   if (d.retransmission) {
     ++qp.counters.retransmitted_frames;
     qp.counters.retransmitted_bytes += d.payload_bytes;

@@ -32,14 +32,11 @@ struct QueuePair {
   Responder responder;
   cc::NpQpState np;
 
-  // Rate limiter, set by the congestion-control algorithm.
+  // Rate limiter: the algorithm sets the rate (applied by the host's pacer) and window.
   bool cc_started = false;
   Rate rate;
   std::optional<Bytes> window;
-  Time next_send;        // the pacer's release time of the next frame
-  Time last_start;       // when the last frame started (re-pacing on a rate change)
-  Bytes last_wire;       // its wire occupancy
-  bool in_ring = false;  // waiting in its port's arbiter ring
+  bool in_ring = false;  // released by the pacer, waiting in its port's arbiter ring
   QpCounters counters;
 };
 
