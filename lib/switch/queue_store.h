@@ -1,0 +1,45 @@
+// The frames waiting in the switch's egress queues: FIFO lists threaded through one array
+// of slots sized at start (one slot per buffer cell, since every queued frame holds at
+// least one cell), so nothing is allocated per frame.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+struct rte_mbuf;
+
+namespace rtb::sw {
+
+struct QueuedFrame {
+  rte_mbuf* mbuf = nullptr;
+  uint32_t bytes = 0;      // frame length without FCS
+  uint16_t in_port = 0;    // for the MMU release and PFC XON
+  uint8_t pg = 0;
+  uint8_t l3_offset = 0;   // IPv4 header offset (for marking CE at dequeue)
+};
+
+class QueueStore {
+ public:
+  QueueStore(uint32_t queues, uint32_t slots);
+
+  bool push(uint32_t queue, const QueuedFrame& f);  // false when every slot is taken
+  QueuedFrame pop(uint32_t queue);                  // precondition: !empty(queue)
+  const QueuedFrame& head(uint32_t queue) const { return slots_[queues_[queue].head]; }
+  bool empty(uint32_t queue) const { return queues_[queue].frames == 0; }
+  uint32_t frames(uint32_t queue) const { return queues_[queue].frames; }
+  uint64_t bytes(uint32_t queue) const { return queues_[queue].bytes; }
+  uint64_t watermark_bytes(uint32_t queue) const { return queues_[queue].watermark; }
+
+ private:
+  static constexpr uint32_t kNil = UINT32_MAX;
+  struct Fifo {
+    uint32_t head = kNil, tail = kNil, frames = 0;
+    uint64_t bytes = 0, watermark = 0;
+  };
+  std::vector<QueuedFrame> slots_;
+  std::vector<uint32_t> next_;
+  std::vector<Fifo> queues_;
+  uint32_t free_ = kNil;
+};
+
+}  // namespace rtb::sw

@@ -1,0 +1,306 @@
+#include "switch/switch.h"
+
+#include <rte_mbuf.h>
+
+#include <algorithm>
+
+#include "switch/validate.h"
+#include "wire/ipv4.h"
+
+namespace rtb::sw {
+namespace {
+
+constexpr uint32_t kBurst = 32;
+
+uint32_t max_mtu(const SwitchConfig& c) {
+  uint32_t m = 0;
+  for (const PortConfig& p : c.ports) m = std::max({m, p.mtu, c.peer_mtu(p)});
+  return m;
+}
+
+}  // namespace
+
+Expected<std::unique_ptr<Switch>> Switch::make(SwitchConfig config, std::vector<PortLinks> links,
+                                               rte_mempool* control_pool, uint64_t seed) {
+  const ValidationReport report = validate(config);
+  if (!report.ok()) return Error{report.describe()};
+  if (links.size() != config.ports.size()) {
+    return Error{config.name + ": the number of port links differs from the number of ports"};
+  }
+  for (const PortLinks& l : links) {
+    if (l.rx == nullptr || l.tx == nullptr) return Error{config.name + ": a port has no wire link"};
+  }
+  if (control_pool == nullptr) return Error{config.name + ": no mempool for PFC frames"};
+  return std::unique_ptr<Switch>(new Switch(std::move(config), std::move(links), control_pool, seed));
+}
+
+Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, rte_mempool* control_pool,
+               uint64_t seed)
+    : runtime::Stage(config.name),
+      config_(std::move(config)),
+      links_(std::move(links)),
+      control_pool_(control_pool),
+      rng_(seed, 0x5357'0000),
+      routes_(config_.routes, config_.ecmp_hash_seed),
+      mmu_(config_),
+      queues_(static_cast<uint32_t>(config_.ports.size() * kPriorities),
+              static_cast<uint32_t>(mmu_.layout().total_cells)) {
+  const size_t n = config_.ports.size();
+  for (int q = 0; q < kPriorities; ++q) {
+    if (config_.wred[q]) wred_[q] = Wred(*config_.wred[q]);
+    if (config_.lossless_tc(q)) pg_vector_[config_.maps.tc_to_pg[q]] |= static_cast<uint8_t>(1u << q);
+  }
+  schedulers_.assign(n, EgressScheduler(config_.scheduler, max_mtu(config_)));
+  watchdogs_.assign(n * kPriorities,
+                    PfcWatchdog(config_.pfcwd.detection_time, config_.pfcwd.restoration_time));
+  pause_meters_.assign(n * kPriorities, PauseMeter{});
+  port_frames_.assign(n, 0);
+  shaper_next_.assign(n, Time::zero());
+  counters_.ports.resize(n);
+  for (const PortConfig& p : config_.ports) {
+    shaper_clock_.emplace_back(p.shaper.value_or(p.rate));
+    // Refresh before the pause lapses: by default at half the pause time.
+    const Time pause = p.rate.time_for(Bytes(64) * config_.pfc.pause_quanta);
+    const Time refresh = config_.pfc.refresh_interval > Time::zero() ? config_.pfc.refresh_interval
+                                                                     : pause / 2;
+    for (int pg = 0; pg < kPriorities; ++pg) pfc_gen_.emplace_back(refresh);
+  }
+}
+
+Switch::~Switch() { drain(); }
+
+void Switch::poll(Time now) {
+  receive(now);
+  pfc_timers(now);
+  watchdog(now);
+  for (uint16_t p = 0; p < links_.size(); ++p) transmit(p, now);
+}
+
+Time Switch::next_deadline() const {
+  Time t = next_pfc_refresh();
+  if (wd_active()) t = std::min(t, next_wd_poll_);
+  for (uint16_t p = 0; p < links_.size(); ++p) {
+    t = std::min(t, links_[p].rx->next_arrival());
+    if (port_frames_[p] > 0) t = std::min(t, egress_ready_at(p));
+  }
+  return t;
+}
+
+// --- ingress -----------------------------------------------------------------------
+
+void Switch::receive(Time now) {
+  rte_mbuf* burst[kBurst];
+  for (uint16_t p = 0; p < links_.size(); ++p) {
+    uint32_t n;
+    while ((n = links_[p].rx->receive(now, burst, kBurst)) > 0) {
+      for (uint32_t i = 0; i < n; ++i) ingress(p, burst[i], now);
+    }
+  }
+}
+
+void Switch::ingress(uint16_t port, rte_mbuf* m, Time now) {
+  ++counters_.ports[port].rx_ok;
+  const FrameInfo info =
+      classify(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), config_.maps);
+  switch (info.kind) {
+    case FrameInfo::Kind::kPfc:
+      pfc_received(port, info, now);
+      rte_pktmbuf_free(m);
+      return;
+    case FrameInfo::Kind::kOther:
+      drop(m, port, DropReason::kUnsupported);
+      return;
+    case FrameInfo::Kind::kIpv4:
+      enqueue(port, m, info, now);
+      return;
+  }
+}
+
+bool Switch::enqueue(uint16_t in, rte_mbuf* m, const FrameInfo& info, Time now) {
+  const int out_port = routes_.lookup(info.key);
+  if (out_port == kNoPort) {
+    drop(m, in, DropReason::kNoRoute);
+    return false;
+  }
+  const auto out = static_cast<uint16_t>(out_port);
+  const uint8_t tc = info.tc;
+  const uint8_t pg = config_.maps.tc_to_pg[tc];
+  const uint32_t bytes = rte_pktmbuf_pkt_len(m);
+  if (wd_blocks(in, tc)) {  // PFC watchdog drop: the storming port's ingress PG
+    ++counters_.ports[in].pfcwd[tc].rx_dropped;
+    drop(m, in, DropReason::kPfcWatchdog);
+    return false;
+  }
+  if (wd_blocks(out, tc)) {  // ... and the storming queue
+    ++counters_.ports[out].pfcwd[tc].tx_dropped;
+    drop_at_queue(m, bytes, in, out, tc, DropReason::kPfcWatchdog);
+    return false;
+  }
+  const QueuedFrame f{m, bytes, in, pg, info.l3_offset};
+  // WRED at enqueue: drops of non-ECT frames always, marks only when marking here.
+  const bool ect = info.ecn != static_cast<uint8_t>(wire::Ecn::NotEct);
+  const uint64_t depth = queues_.bytes(qid(out, tc)) + bytes;
+  const WredVerdict v = !ect || config_.mark_point == MarkPoint::kEnqueue
+                            ? wred_[tc].decide(depth, ect, rng_)
+                            : WredVerdict::kPass;
+  if (v == WredVerdict::kDrop) {
+    ++counters_.ports[out].queues[tc].wred_dropped_packets;
+    drop_at_queue(m, bytes, in, out, tc, DropReason::kWred);
+    return false;
+  }
+  const Admission a = mmu_.admit(in, pg, out, tc, bytes);
+  if (!a.admitted) {
+    if (a.reason == DropReason::kEgressLimit) {
+      drop_at_queue(m, bytes, in, out, tc, a.reason);
+    } else {
+      ++counters_.ports[in].pgs[pg].dropped_packets;
+      drop(m, in, a.reason);
+    }
+    return false;
+  }
+  if (v == WredVerdict::kMark && config_.mark_point == MarkPoint::kEnqueue) mark_ce(f, out, tc);
+  queues_.push(qid(out, tc), f);  // cannot fail: one slot per cell, one cell per frame at least
+  ++port_frames_[out];
+  if (config_.lossless_tc(tc)) {
+    const PfcAction action = pfc_gen_[qid(in, pg)].on_admit(now, mmu_.xoff_reached(in, pg));
+    if (action == PfcAction::kXoff) ++pausing_;
+    pfc_act(in, pg, action, now);
+  }
+  return true;
+}
+
+void Switch::drop(rte_mbuf* m, uint16_t in_port, DropReason reason) {
+  ++counters_.ports[in_port].rx_drp;
+  ++counters_.ports[in_port].drops[static_cast<int>(reason)];
+  ++counters_.drops[static_cast<int>(reason)];
+  rte_pktmbuf_free(m);
+}
+
+void Switch::drop_at_queue(rte_mbuf* m, uint32_t bytes, uint16_t in_port, uint16_t out_port,
+                           uint8_t queue, DropReason reason) {
+  QueueCounters& q = counters_.ports[out_port].queues[queue];
+  ++q.dropped_packets;
+  q.dropped_bytes += bytes;
+  ++counters_.ports[out_port].tx_drp;
+  ++counters_.ports[in_port].drops[static_cast<int>(reason)];
+  ++counters_.drops[static_cast<int>(reason)];
+  rte_pktmbuf_free(m);
+}
+
+// --- egress ------------------------------------------------------------------------
+
+int Switch::pick_queue(uint16_t port, Time now) {
+  const runtime::WireLink& tx = *links_[port].tx;
+  uint8_t eligible = 0;
+  std::array<uint32_t, kPriorities> heads{};
+  for (uint8_t q = 0; q < kPriorities; ++q) {
+    const uint32_t id = qid(port, q);
+    if (queues_.empty(id) || !tx.may_start(q, now)) continue;
+    eligible |= static_cast<uint8_t>(1u << q);
+    heads[q] = queues_.head(id).bytes;
+  }
+  return eligible == 0 ? -1 : schedulers_[port].select(eligible, heads);
+}
+
+void Switch::transmit(uint16_t port, Time now) {
+  runtime::WireLink& tx = *links_[port].tx;
+  if (port_frames_[port] == 0 || !tx.can_send(now) || shaper_next_[port] > now) return;
+  const int picked = pick_queue(port, now);
+  if (picked < 0) return;
+  const auto q = static_cast<uint8_t>(picked);
+  const uint32_t id = qid(port, q);
+  const uint64_t depth = queues_.bytes(id);
+  const QueuedFrame f = queues_.pop(id);
+  --port_frames_[port];
+  schedulers_[port].on_sent(q, f.bytes, queues_.empty(id));
+  if (config_.mark_point == MarkPoint::kDequeue) mark_at_dequeue(f, depth, port, q);
+  release(f, port, q, now);
+  QueueCounters& qc = counters_.ports[port].queues[q];
+  ++qc.packets;
+  qc.bytes += f.bytes;
+  ++counters_.ports[port].tx_ok;
+  if (config_.ports[port].shaper) {
+    shaper_next_[port] = now + shaper_clock_[port].advance(runtime::wire_occupancy(f.bytes));
+  }
+  tx.send(now, f.mbuf);
+}
+
+// WRED/ECN at dequeue on the queue's bytes including the departing frame (reference
+// §1.1: both DCQCN ns-3 models mark at dequeue).
+void Switch::mark_at_dequeue(const QueuedFrame& f, uint64_t depth, uint16_t port, uint8_t queue) {
+  if (!wred_[queue].enabled()) return;
+  const auto* ip = rte_pktmbuf_mtod_offset(f.mbuf, const wire::Ipv4Hdr*, f.l3_offset);
+  if (ip->ecn() == wire::Ecn::NotEct) return;
+  if (wred_[queue].decide(depth, true, rng_) == WredVerdict::kMark) mark_ce(f, port, queue);
+}
+
+// Sets CE (RFC 3168) and patches the IPv4 checksum incrementally (RFC 1624 eqn. 3).
+void Switch::mark_ce(const QueuedFrame& f, uint16_t port, uint8_t queue) {
+  auto* ip = rte_pktmbuf_mtod_offset(f.mbuf, wire::Ipv4Hdr*, f.l3_offset);
+  if (ip->ecn() == wire::Ecn::NotEct || ip->ecn() == wire::Ecn::Ce) return;
+  wire::set_ecn_in_place(*ip, wire::Ecn::Ce);
+  ++counters_.ports[port].queues[queue].ecn_marked_packets;
+}
+
+void Switch::release(const QueuedFrame& f, uint16_t port, uint8_t queue, Time now) {
+  mmu_.release(f.in_port, f.pg, port, queue, f.bytes);
+  if (config_.lossless_tc(queue)) {
+    PfcGenerator& g = pfc_gen_[qid(f.in_port, f.pg)];
+    pfc_act(f.in_port, f.pg, g.on_release(mmu_.xon_reached(f.in_port, f.pg)), now);
+  }
+}
+
+Time Switch::egress_ready_at(uint16_t port) const {
+  const runtime::WireLink& tx = *links_[port].tx;
+  const Time base = std::max(tx.free_at(), shaper_next_[port]);
+  Time best = Time::never();
+  for (uint8_t q = 0; q < kPriorities; ++q) {
+    if (!queues_.empty(qid(port, q))) best = std::min(best, std::max(base, tx.paused_until(q)));
+  }
+  return best;
+}
+
+// --- counters and end of run -------------------------------------------------------
+
+SwitchCounters Switch::counters(Time now) const {
+  SwitchCounters c = counters_;
+  const uint64_t cell = mmu_.layout().cell_bytes;
+  for (uint16_t p = 0; p < links_.size(); ++p) {
+    PortCounters& pc = c.ports[p];
+    for (uint8_t i = 0; i < kPriorities; ++i) {
+      pc.queues[i].depth_bytes = queues_.bytes(qid(p, i));
+      pc.queues[i].watermark_bytes = queues_.watermark_bytes(qid(p, i));
+      const PgUsage& u = mmu_.pg_usage(p, i);
+      const uint64_t reserved = cells_for(config_.pg[i].size.count(), cell);
+      pc.pgs[i].shared_bytes = (u.used_cells > reserved ? u.used_cells - reserved : 0) * cell;
+      pc.pgs[i].headroom_bytes = u.headroom_cells * cell;
+      pc.pgs[i].shared_watermark_bytes = u.shared_watermark_cells * cell;
+      pc.pgs[i].headroom_watermark_bytes = u.headroom_watermark_cells * cell;
+      pc.pfcwd[i].in_storm = watchdogs_[qid(p, i)].storm();
+      const PauseMeter& m = pause_meters_[qid(p, i)];
+      pc.pfc_rx_pause_duration[i] = m.total + (std::min(m.until, now) > m.start ? std::min(m.until, now) - m.start : Time::zero());
+    }
+  }
+  const PoolUsage& pool = mmu_.pool();
+  c.pool = {pool.used_cells * cell, pool.watermark_cells * cell, pool.headroom_cells * cell,
+            pool.headroom_watermark_cells * cell};
+  return c;
+}
+
+uint32_t Switch::drain() {
+  uint32_t n = 0;
+  for (uint16_t p = 0; p < links_.size(); ++p) {
+    for (uint8_t q = 0; q < kPriorities; ++q) {
+      while (!queues_.empty(qid(p, q))) {
+        const QueuedFrame f = queues_.pop(qid(p, q));
+        mmu_.release(f.in_port, f.pg, p, q, f.bytes);
+        rte_pktmbuf_free(f.mbuf);
+        ++n;
+      }
+    }
+    port_frames_[p] = 0;
+  }
+  return n;
+}
+
+}  // namespace rtb::sw

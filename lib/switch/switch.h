@@ -1,0 +1,119 @@
+// The software switch: one stage with N ports (design.md "The pipeline", switch). Each
+// port is one end of a cable: a wire link it receives from and one it sends on.
+//
+//   poll(now):
+//     receive   every port's arrivals: classify, PFC in, route (ECMP), MMU admission,
+//               WRED at enqueue, egress queue, XOFF when a PG crosses its XOFF point
+//     pfc       XOFF refreshes due, XON for PGs that drained meanwhile
+//     watchdog  PFC watchdog polls: storm detection, actions, restoration
+//     transmit  every free port: strict/DWRR pick among un-paused queues, WRED/ECN at
+//               dequeue, MMU release (XON on drain), send
+//
+// Frames live in mbufs throughout; queues are fixed arrays sized from the buffer; the
+// only frames the switch makes are PFC frames, from `control_pool`.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "core/error.h"
+#include "core/rng.h"
+#include "runtime/stage.h"
+#include "runtime/wire_link.h"
+#include "switch/classify.h"
+#include "switch/config.h"
+#include "switch/counters.h"
+#include "switch/egress_scheduler.h"
+#include "switch/mmu.h"
+#include "switch/pfc_generator.h"
+#include "switch/pfc_watchdog.h"
+#include "switch/queue_store.h"
+#include "switch/route_table.h"
+#include "switch/wred.h"
+
+struct rte_mempool;
+
+namespace rtb::sw {
+
+struct PortLinks {
+  runtime::WireLink* rx = nullptr;  // frames arriving at this port
+  runtime::WireLink* tx = nullptr;  // frames this port sends
+};
+
+class Switch final : public runtime::Stage {
+ public:
+  // Validates `config` first: an invalid one is an Error carrying the report. `links[i]`
+  // belongs to config.ports[i]; `seed` seeds the WRED generator (one per stage).
+  static Expected<std::unique_ptr<Switch>> make(SwitchConfig config, std::vector<PortLinks> links,
+                                                rte_mempool* control_pool, uint64_t seed);
+  ~Switch() override;
+
+  void poll(Time now) override;
+  Time next_deadline() const override;
+
+  const SwitchConfig& config() const { return config_; }
+  // Counters with the current queue depths, buffer use and pause durations up to `now`.
+  SwitchCounters counters(Time now) const;
+  const Mmu& mmu() const { return mmu_; }
+  uint64_t queue_bytes(uint16_t port, uint8_t queue) const { return queues_.bytes(qid(port, queue)); }
+  // Frees every queued frame (end of a run); returns how many.
+  uint32_t drain();
+
+ private:
+  Switch(SwitchConfig config, std::vector<PortLinks> links, rte_mempool* control_pool, uint64_t seed);
+
+  struct PauseMeter {  // received-pause time of one (port, priority)
+    Time total, start, until;
+  };
+  static uint32_t qid(uint16_t port, uint8_t queue) { return uint32_t{port} * kPriorities + queue; }
+
+  // switch.cc: the datapath
+  void receive(Time now);
+  void ingress(uint16_t port, rte_mbuf* m, Time now);
+  bool enqueue(uint16_t port, rte_mbuf* m, const FrameInfo& info, Time now);
+  void transmit(uint16_t port, Time now);
+  int pick_queue(uint16_t port, Time now);
+  void mark_at_dequeue(const QueuedFrame& f, uint64_t depth, uint16_t port, uint8_t queue);
+  void mark_ce(const QueuedFrame& f, uint16_t port, uint8_t queue);
+  void release(const QueuedFrame& f, uint16_t port, uint8_t queue, Time now);
+  void drop(rte_mbuf* m, uint16_t in_port, DropReason reason);
+  void drop_at_queue(rte_mbuf* m, uint32_t bytes, uint16_t in_port, uint16_t out_port, uint8_t queue,
+                     DropReason reason);
+  Time egress_ready_at(uint16_t port) const;
+
+  // switch_pfc.cc: PFC in and out, the watchdog
+  void pfc_received(uint16_t port, const FrameInfo& info, Time now);
+  void send_pfc(uint16_t port, uint8_t pg, bool xoff, Time now);
+  void pfc_act(uint16_t port, uint8_t pg, PfcAction action, Time now);
+  void pfc_timers(Time now);
+  Time next_pfc_refresh() const;
+  void watchdog(Time now);
+  void storm_detected(uint16_t port, uint8_t prio, Time now);
+  void flush_queue(uint16_t port, uint8_t queue, Time now);
+  bool wd_blocks(uint16_t port, uint8_t prio) const;
+  bool wd_active() const;
+
+  SwitchConfig config_;
+  std::vector<PortLinks> links_;
+  rte_mempool* control_pool_;
+  Rng rng_;
+  RouteTable routes_;
+  Mmu mmu_;
+  QueueStore queues_;
+  std::array<Wred, kPriorities> wred_{};
+  std::vector<EgressScheduler> schedulers_;
+  std::vector<PfcGenerator> pfc_gen_;     // per (port, pg)
+  std::vector<PfcWatchdog> watchdogs_;    // per (port, priority)
+  std::vector<PauseMeter> pause_meters_;  // per (port, priority)
+  std::vector<uint32_t> port_frames_;     // frames queued per egress port
+  std::vector<SerialClock> shaper_clock_;
+  std::vector<Time> shaper_next_;
+  std::array<uint8_t, kPriorities> pg_vector_{};  // PFC class-enable bits per lossless PG
+  uint32_t pausing_ = 0;  // PGs in XOFF
+  Time next_wd_poll_ = Time::never();
+  SwitchCounters counters_;
+};
+
+}  // namespace rtb::sw

@@ -1,0 +1,224 @@
+#include "switch/validate.h"
+
+#include <fmt/format.h>
+
+#include "switch/buffer_layout.h"
+#include "switch/headroom.h"
+
+namespace rtb::sw {
+namespace {
+
+class Checker {
+ public:
+  Checker(const SwitchConfig& c, ValidationReport& r) : c_(c), r_(r), layout_(buffer_layout(c)) {}
+
+  void run() {
+    check_ports();
+    check_maps();
+    check_pool();
+    for (int pg = 0; pg < kPriorities; ++pg) check_pg(pg);
+    for (int q = 0; q < kPriorities; ++q) check_queue(q);
+    check_pfc();
+    check_pfcwd();
+    check_routes();
+  }
+
+ private:
+  template <typename... Args>
+  void error(fmt::format_string<Args...> f, Args&&... args) {
+    r_.errors.push_back(fmt::format("{}: ", c_.name) + fmt::format(f, std::forward<Args>(args)...));
+  }
+  template <typename... Args>
+  void warn(fmt::format_string<Args...> f, Args&&... args) {
+    r_.warnings.push_back(fmt::format("{}: ", c_.name) + fmt::format(f, std::forward<Args>(args)...));
+  }
+
+  void check_ports() {
+    if (c_.ports.empty()) error("ports: none configured; a switch needs at least one port");
+    for (const PortConfig& p : c_.ports) {
+      if (p.rate == Rate::zero()) error("port {} speed = 0 b/s: expected a positive rate", p.name);
+      if (p.shaper && *p.shaper == Rate::zero()) error("port {} shaper pir = 0 b/s: expected a positive rate", p.name);
+      if (p.mtu < 64 || p.mtu > 16'000) error("port {} mtu = {} B: expected 64..16000", p.name, p.mtu);
+      if (p.shaper && *p.shaper > p.rate) {
+        warn("port {} shaper pir = {} b/s is above the line rate {} b/s and has no effect", p.name,
+             p.shaper->bps(), p.rate.bps());
+      }
+    }
+  }
+
+  void check_maps() {
+    for (int i = 0; i < 64; ++i) {
+      if (c_.maps.dscp_to_tc[i] >= kPriorities)
+        error("DSCP_TO_TC_MAP {} = {}: expected a traffic class 0..7", i, c_.maps.dscp_to_tc[i]);
+    }
+    for (int i = 0; i < kPriorities; ++i) {
+      if (c_.maps.dot1p_to_tc[i] >= kPriorities)
+        error("DOT1P_TO_TC_MAP {} = {}: expected a traffic class 0..7", i, c_.maps.dot1p_to_tc[i]);
+      if (c_.maps.tc_to_pg[i] >= kPriorities)
+        error("TC_TO_PRIORITY_GROUP_MAP {} = {}: expected a priority group 0..7", i, c_.maps.tc_to_pg[i]);
+    }
+  }
+
+  void check_pool() {
+    const uint64_t cell = c_.pool.cell.count();
+    if (cell < 64 || cell > 4096) {
+      error("BUFFER_POOL cell = {} B: expected 64..4096 bytes", cell);
+      return;
+    }
+    if (!layout_.fits) {
+      error("BUFFER_POOL size = {} B: reserved {} B + headroom {} B ({}) do not fit, leaving no shared "
+            "buffer; expected reserved + headroom < size",
+            c_.pool.size.count(), layout_.reserved_cells * cell, layout_.headroom_cells * cell,
+            c_.pool.xoff.count() > 0 ? "BUFFER_POOL xoff, the shared headroom pool"
+                                     : fmt::format("{} ports x lossless PG xoff", c_.ports.size()));
+    }
+  }
+
+  uint64_t xoff_point_bytes(const PgProfile& p) const {
+    const uint64_t cell = layout_.cell_bytes;
+    return p.size.count() + single_pg_shared_limit_cells(p, layout_.shared_cells, cell) * cell;
+  }
+
+  void check_pg(int pg) {
+    const PgProfile& p = c_.pg[pg];
+    if (p.mode == ThresholdMode::kDynamic && (p.dynamic_th < -8 || p.dynamic_th > 8)) {
+      error("BUFFER_PROFILE pg{} dynamic_th = {}: expected -8..8 (alpha = 2^dynamic_th)", pg, p.dynamic_th);
+      return;
+    }
+    if (!c_.lossless_pg(pg)) return;
+    const uint64_t xoff_point = xoff_point_bytes(p);
+    if (p.xoff.count() == 0) error("BUFFER_PROFILE pg{} xoff = 0 B: a lossless PG needs headroom", pg);
+    if (p.xon_offset.count() >= xoff_point) {
+      error("BUFFER_PROFILE pg{} xon_offset = {} B is not below the XOFF point {} B (size {} B + "
+            "shared limit): XON would never be sent; expected xon_offset < XOFF point",
+            pg, p.xon_offset.count(), xoff_point, p.size.count());
+    }
+    if (p.mode == ThresholdMode::kStatic && layout_.fits &&
+        p.static_th.count() > layout_.shared_cells * layout_.cell_bytes) {
+      warn("BUFFER_PROFILE pg{} static_th = {} B is above the shared buffer {} B (size {} B - reserved "
+           "{} B - headroom {} B): XOFF will come from the pool running out, not from this threshold",
+           pg, p.static_th.count(), layout_.shared_cells * layout_.cell_bytes, c_.pool.size.count(),
+           layout_.reserved_cells * layout_.cell_bytes, layout_.headroom_cells * layout_.cell_bytes);
+    }
+    if (c_.pool.xoff.count() > 0 && c_.pool.xoff < p.xoff) {
+      warn("BUFFER_POOL xoff = {} B (shared headroom pool) is below BUFFER_PROFILE pg{} xoff = {} B: "
+           "one PG alone cannot use all its headroom", c_.pool.xoff.count(), pg, p.xoff.count());
+    }
+    for (const PortConfig& port : c_.ports) check_headroom(pg, p, port);
+  }
+
+  void check_headroom(int pg, const PgProfile& p, const PortConfig& port) {
+    if (port.rate == Rate::zero()) return;  // refused above
+    const HeadroomNeed need = headroom_need(
+        {port.rate, port.propagation, port.mtu, c_.peer_mtu(port), Bytes(layout_.cell_bytes)});
+    if (p.xoff >= need.need) return;
+    warn("BUFFER_PROFILE pg{} xoff = {} B (headroom) on port {} is below the {} B the cable needs; "
+         "lossless frames may be dropped:\n{}",
+         pg, p.xoff.count(), port.name, need.need.count(), need.describe());
+  }
+
+  void check_queue(int q) {
+    const EgressProfile& e = c_.egress[q];
+    if (!c_.lossless_tc(q) && e.mode == ThresholdMode::kDynamic && (e.dynamic_th < -8 || e.dynamic_th > 8))
+      error("BUFFER_PROFILE queue{} dynamic_th = {}: expected -8..8", q, e.dynamic_th);
+    const SchedulerConfig& s = c_.scheduler[q];
+    if (s.type == SchedulerConfig::Type::kDwrr && (s.weight < 1 || s.weight > 100))
+      error("SCHEDULER queue{} weight = {}: expected 1..100", q, s.weight);
+    if (c_.wred[q]) check_wred(q, *c_.wred[q]);
+  }
+
+  void check_wred(int q, const WredProfile& w) {
+    const uint64_t kmin = w.green_min_threshold.count(), kmax = w.green_max_threshold.count();
+    if (kmin > kmax) {
+      error("WRED_PROFILE queue{} green_min_threshold = {} B is above green_max_threshold = {} B; "
+            "expected min <= max", q, kmin, kmax);
+    }
+    if (w.green_drop_probability > 100) {
+      error("WRED_PROFILE queue{} green_drop_probability = {}: expected a percentage 0..100", q,
+            w.green_drop_probability);
+    }
+    if (!c_.lossless_tc(q) || !ecn_marks_green(w.ecn)) return;
+    const int pg = c_.maps.tc_to_pg[q];
+    const uint64_t xoff_point = xoff_point_bytes(c_.pg[pg]);
+    if (kmin >= xoff_point) {
+      warn("WRED_PROFILE queue{} green_min_threshold = {} B (egress queue bytes) is not below the PFC "
+           "XOFF point of pg{} = {} B (ingress bytes: size {} B + shared limit {} B): PFC will fire "
+           "before ECN can act",
+           q, kmin, pg, xoff_point, c_.pg[pg].size.count(), xoff_point - c_.pg[pg].size.count());
+    } else if (kmax > xoff_point) {
+      warn("WRED_PROFILE queue{} green_max_threshold = {} B (egress queue bytes) is above the PFC XOFF "
+           "point of pg{} = {} B: marking reaches {} % only after PFC has fired",
+           q, kmax, pg, xoff_point, w.green_drop_probability);
+    }
+  }
+
+  void check_pfc() {
+    if (c_.pfc.pause_quanta == 0) {
+      error("pfc pause_quanta = 0: an XOFF frame needs quanta 1..65535 (0 means XON)");
+      return;
+    }
+    for (const PortConfig& port : c_.ports) {
+      if (port.rate == Rate::zero()) continue;  // refused above
+      const Time pause = port.rate.time_for(Bytes(64) * c_.pfc.pause_quanta);
+      if (c_.pfc.refresh_interval >= pause) {
+        warn("pfc refresh_interval = {} ps on port {} is not below the pause time {} ps ({} quanta x "
+             "512 bit / {} b/s): the neighbour resumes before each refresh",
+             c_.pfc.refresh_interval.ps(), port.name, pause.ps(), c_.pfc.pause_quanta, port.rate.bps());
+      }
+    }
+  }
+
+  void check_pfcwd() {
+    const PfcWdConfig& w = c_.pfcwd;
+    if (!w.enabled) return;
+    check_wd_time("detection_time", w.detection_time, Time::ms(100), Time::ms(5'000));
+    check_wd_time("restoration_time", w.restoration_time, Time::ms(100), Time::ms(60'000));
+    check_wd_time("POLL_INTERVAL", w.poll_interval, Time::ms(100), Time::ms(1'000));
+    if (w.poll_interval > w.detection_time) {
+      warn("PFC_WD POLL_INTERVAL = {} ms is above detection_time = {} ms: storms are detected up to "
+           "one poll late", w.poll_interval.us_f() / 1e3, w.detection_time.us_f() / 1e3);
+    }
+  }
+
+  void check_wd_time(const char* key, Time t, Time lo, Time hi) {
+    if (t == Time::zero()) {
+      error("PFC_WD {} = 0: expected a positive time", key);
+    } else if (t < lo || t > hi) {
+      warn("PFC_WD {} = {} ms is outside the range SONiC's pfcwd command accepts ({}..{} ms)", key,
+           t.us_f() / 1e3, lo.us_f() / 1e3, hi.us_f() / 1e3);
+    }
+  }
+
+  void check_routes() {
+    for (const Route& r : c_.routes) {
+      if (r.prefix_len > 32) error("route {:#010x}/{}: prefix length above 32", r.prefix, r.prefix_len);
+      if (r.ports.empty()) error("route {:#010x}/{}: no next-hop ports", r.prefix, r.prefix_len);
+      for (uint16_t p : r.ports) {
+        if (p >= c_.ports.size())
+          error("route {:#010x}/{}: next-hop port {} does not exist (the switch has {} ports)", r.prefix,
+                r.prefix_len, p, c_.ports.size());
+      }
+    }
+  }
+
+  const SwitchConfig& c_;
+  ValidationReport& r_;
+  BufferLayout layout_;
+};
+
+}  // namespace
+
+ValidationReport validate(const SwitchConfig& config) {
+  ValidationReport r;
+  Checker(config, r).run();
+  return r;
+}
+
+std::string ValidationReport::describe() const {
+  std::string s;
+  for (const std::string& e : errors) s += "error: " + e + "\n";
+  for (const std::string& w : warnings) s += "warning: " + w + "\n";
+  return s;
+}
+
+}  // namespace rtb::sw
