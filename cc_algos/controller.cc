@@ -56,12 +56,14 @@ Decision Controller::on_timer(void* state, Time now) const {
 }
 
 Decision Controller::on_cnp(void* state, Time now) const {
+  if (!algorithm_.ops().on_cnp) return on_timer(state, now);  // feedback it did not ask for
   rtb_cc_decision d{};
   algorithm_.ops().on_cnp(params_.get(), state, now.ps(), &d);
   return Decision::from_abi(d);
 }
 
 Decision Controller::on_ack(void* state, const AckEvent& a, Time now) const {
+  if (!algorithm_.ops().on_ack) return on_timer(state, now);  // feedback it did not ask for
   const rtb_cc_ack abi{a.acked.count(), a.rtt.ps(), a.ecn_echo ? 1u : 0u, a.nak ? 1u : 0u,
                        static_cast<uint32_t>(a.hops.size()), 0u, a.hops.data()};
   rtb_cc_decision d{};

@@ -38,8 +38,9 @@ class Controller {
 
   Decision start(void* state, const FlowStart& start, Time now) const;
   Decision on_timer(void* state, Time now) const;
-  Decision on_cnp(void* state, Time now) const;  // only if algorithm().needs(kCnp)
-  Decision on_ack(void* state, const AckEvent& ack, Time now) const;  // if it needs ACKs
+  // Feedback the algorithm did not ask for (no hook) is treated as a timer call at now.
+  Decision on_cnp(void* state, Time now) const;
+  Decision on_ack(void* state, const AckEvent& ack, Time now) const;
   // nullopt when the algorithm has no bytes-sent hook (the host may skip the call).
   std::optional<Decision> on_bytes_sent(void* state, Bytes sent, Time now) const;
   bool wants_bytes_sent() const { return algorithm_.ops().on_bytes_sent != nullptr; }
