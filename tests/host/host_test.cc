@@ -276,3 +276,92 @@ TEST_F(Loss, FramesAreConservedAtEveryInstant) {
 
 }  // namespace
 }  // namespace rtb::host
+
+namespace rtb::host {
+namespace {
+
+using testing::TwoHosts;
+using testing::controller;
+using testing::host_config;
+
+// A -> relay (marks CE) -> B; B's CNPs go straight back to A.
+struct Loop : ::testing::Test {
+  cc::Controller dcqcn = controller("dcqcn");
+  cc::Controller line_rate = controller("fixed_rate");
+};
+
+TEST_F(Loop, CeMarksBecomeCnpsPacedPerQpAndDcqcnCutsTheRate) {
+  TwoHosts t(dcqcn, dcqcn, host_config("a", 1), host_config("b", 2), 1, Rate::gbps(100),
+             Time::us(1), /*relay=*/true);
+  t.connect(1);
+  t.marker->mark = [](uint64_t) { return true; };  // every data frame is CE
+  t.a->post(0, 100'000'000, Time::zero());
+  const Time duration = Time::us(200);
+  t.run(duration);
+  const HostCounters& a = t.a->counters();
+  const HostCounters& b = t.b->counters();
+  EXPECT_EQ(b.np_ecn_marked_roce_packets, t.marker->marked);
+  // At most one CNP per np_min_time_between_cnps (4 us), from the first frame's arrival
+  // (about 1.1 us) on; as DCQCN slows A down, fewer frames (all CE) arrive.
+  EXPECT_LE(b.np_cnp_sent, (duration - Time::us(1)) / Time::us(4) + 1);
+  EXPECT_GT(b.np_cnp_sent, 5u);
+  EXPECT_GT(t.marker->marked, b.np_cnp_sent);  // CE frames were held back
+  // Every CNP sent before the last 2 us + reaction delay has been handled.
+  EXPECT_GE(a.rp_cnp_handled, b.np_cnp_sent - 1);
+  EXPECT_EQ(a.rp_cnp_ignored, 0u);
+  EXPECT_LT(t.a->qp(0).rate, Rate::gbps(50));  // DCQCN cut well below the line rate
+  EXPECT_EQ(t.a->qp(0).counters.cnp_handled, a.rp_cnp_handled);
+}
+
+TEST_F(Loop, FixedRateIgnoresCnps) {
+  TwoHosts t(line_rate, line_rate, host_config("a", 1), host_config("b", 2), 1,
+             Rate::gbps(100), Time::us(1), true);
+  t.connect(1);
+  t.marker->mark = [](uint64_t) { return true; };
+  t.a->post(0, 100'000'000, Time::zero());
+  const Time duration = Time::us(100);
+  t.run(duration);
+  // A stays at line rate, so CE frames arrive every 88 ns from about 1.1 us on: one CNP
+  // every 4 us (np_min_time_between_cnps), the next frame after the 4 us have passed.
+  const uint64_t most = (duration - Time::us(1)) / Time::us(4) + 1;
+  EXPECT_LE(t.b->counters().np_cnp_sent, most);
+  EXPECT_GE(t.b->counters().np_cnp_sent, most - 1);
+  EXPECT_EQ(t.a->counters().rp_cnp_handled, 0u);
+  EXPECT_GE(t.a->counters().rp_cnp_ignored, t.b->counters().np_cnp_sent - 1);
+  EXPECT_EQ(t.a->qp(0).rate, Rate::gbps(100));
+}
+
+// The time of the first cut below the line rate after two CE marks 10 us apart (the mlx5
+// model does not cut on a flow's first CNP; the second one is acted on at the next
+// rate_reduce_monitor_period boundary).
+Time first_cut(const cc::Controller& cc, Time cnp_delay) {
+  HostConfig cb = host_config("b", 2);
+  cb.timings.cnp_generation_delay = cnp_delay;
+  TwoHosts t(cc, cc, host_config("a", 1), cb, 1, Rate::gbps(100), Time::us(1), true);
+  t.connect(1);
+  t.marker->mark = [](uint64_t i) { return i == 0 || i == 113; };  // 113 x 88.5 ns = 10 us
+  t.a->post(0, 10'000'000, Time::zero());
+  Time last_a_poll, cut = Time::never();
+  t.scheduler.set_trace([&](Time now, runtime::StageId id) {
+    if (cut.is_never() && t.a->qp(0).cc_started && t.a->qp(0).rate < Rate::gbps(100)) {
+      cut = last_a_poll;
+    }
+    if (id == t.a->id()) last_a_poll = now;
+  });
+  t.run(Time::us(100));
+  EXPECT_EQ(t.a->counters().rp_cnp_handled, 2u);
+  return cut;
+}
+
+TEST_F(Loop, CnpGenerationDelayShiftsTheResponseByExactlyItsValue) {
+  const Time early = first_cut(dcqcn, Time::us(1));
+  const Time late = first_cut(dcqcn, Time::us(4));
+  ASSERT_FALSE(early.is_never());
+  // The second CE frame leaves A at about 10 us and needs 1 us of cable, 1 us to become a
+  // CNP, 1 us back and 1 us of reaction delay: no cut can come before 14 us.
+  EXPECT_GT(early, Time::us(14));
+  EXPECT_EQ(late - early, Time::us(3));
+}
+
+}  // namespace
+}  // namespace rtb::host
