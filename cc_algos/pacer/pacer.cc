@@ -24,15 +24,14 @@ Expected<Pacer> Pacer::create(const PacerConfig& c) {
 
 Pacer::Pacer(const PacerConfig& c)
     : flows_(c.max_flows, Flow{0, 0, 0, kNil, kNil, 0, kIdle}),
-      head_(size_t{1} << c.slots_log2, kNil),
-      tail_(size_t{1} << c.slots_log2, kNil),
+      slots_(size_t{1} << c.slots_log2, Slot{kNil, kNil}),
       busy_(uint64_t{1} << c.slots_log2),
       width_ps_(c.slot_width.ps()),
       mask_((uint64_t{1} << c.slots_log2) - 1),
       lag_ps_(c.max_lag.ps() == 0 ? c.slot_width.ps() : c.max_lag.ps()) {}
 
 size_t Pacer::wheel_bytes() const {
-  return (head_.size() + tail_.size()) * sizeof(uint32_t) + (mask_ + 1) / 8 * 65 / 64;
+  return slots_.size() * sizeof(Slot) + (mask_ + 1) / 8 * 65 / 64;
 }
 
 // Append f to the FIFO of the slot of its next send time: never before the cursor, and
@@ -45,22 +44,24 @@ void Pacer::insert(FlowIndex f) {
   fl.slot = idx;
   fl.state = kWaiting;
   fl.next = kNil;
-  fl.prev = tail_[idx];
+  Slot& slot = slots_[idx];
+  fl.prev = slot.tail;
   if (fl.prev == kNil) {
-    head_[idx] = f;
+    slot.head = f;
     busy_.set(idx);
   } else {
     flows_[fl.prev].next = f;
   }
-  tail_[idx] = f;
+  slot.tail = f;
 }
 
 void Pacer::remove(FlowIndex f) {
   Flow& fl = flows_[f];
   const uint32_t idx = fl.slot;
-  if (fl.prev == kNil) head_[idx] = fl.next; else flows_[fl.prev].next = fl.next;
-  if (fl.next == kNil) tail_[idx] = fl.prev; else flows_[fl.next].prev = fl.prev;
-  if (head_[idx] == kNil) busy_.clear(idx);
+  Slot& slot = slots_[idx];
+  if (fl.prev == kNil) slot.head = fl.next; else flows_[fl.prev].next = fl.next;
+  if (fl.next == kNil) slot.tail = fl.prev; else flows_[fl.next].prev = fl.prev;
+  if (slot.head == kNil) busy_.clear(idx);
   fl.prev = fl.next = kNil;
   fl.state = kIdle;
 }
@@ -138,8 +139,8 @@ size_t Pacer::poll(Time now, std::span<FlowIndex> out) {
     }
     cursor_ = s;
     const uint32_t idx = static_cast<uint32_t>(s & mask_);
-    while (head_[idx] != kNil && n < out.size()) {
-      const FlowIndex f = head_[idx];
+    while (slots_[idx].head != kNil && n < out.size()) {
+      const FlowIndex f = slots_[idx].head;
       remove(f);
       if (abs_slot(flows_[f].next_send_ps) > s) {  // parked beyond the horizon: re-file
         insert(f);

@@ -86,7 +86,10 @@ class Pacer {
   void schedule_from(FlowIndex f, Time now);
 
   std::vector<Flow> flows_;
-  std::vector<uint32_t> head_, tail_;
+  struct Slot {
+    uint32_t head, tail;  // together: one cache line touched per slot, not two
+  };
+  std::vector<Slot> slots_;
   SlotBitmap busy_;
   uint64_t width_ps_;
   uint64_t mask_;
