@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "runtime/link_faults.h"
+#include "runtime/parsed_predicate.h"
 #include "tests/host/host_fixture.h"
 #include "wire/frame_size.h"
 
@@ -184,13 +185,6 @@ struct Loss : ::testing::Test {
   cc::Controller line_rate = controller("fixed_rate");
 };
 
-bool is_class(std::span<const uint8_t> frame, wire::FrameClass cls) {
-  wire::ParsedFrame f;
-  return wire::parse_frame(frame.data(), static_cast<uint32_t>(frame.size()), {}, f) ==
-             wire::ParseError::Ok &&
-         f.cls == cls;
-}
-
 TEST_F(Loss, DroppedFramesComeBackThroughNakAndGoBackN) {
   TwoHosts t(line_rate, line_rate, host_config("a", 1), host_config("b", 2), 1);
   t.connect(1);
@@ -216,7 +210,9 @@ TEST_F(Loss, ALostNakIsRecoveredByTheRetransmissionTimeout) {
   t.connect(1, spec);
   runtime::LinkFaults data_faults(Rng(1, 1)), ack_faults(Rng(1, 2));
   data_faults.drop_frames({5});
-  ack_faults.drop_if([](std::span<const uint8_t> f) { return is_class(f, wire::FrameClass::Nak); });
+  ack_faults.drop_if(runtime::on_parsed([](const wire::ParsedFrame& f) {
+    return f.cls == wire::FrameClass::Nak;  // every NAK is lost
+  }));
   t.ab.set_faults(&data_faults);
   t.ba.set_faults(&ack_faults);
   t.a->post(0, 16 * 1'024, Time::zero());

@@ -108,3 +108,47 @@ TEST(LinkFaults, LinkDownLosesFramesStartedOrArrivingWhileDown) {
 
 }  // namespace
 }  // namespace rtb::runtime
+
+#include "runtime/parsed_predicate.h"
+#include "wire/flow_template.h"
+#include "wire/opcode.h"
+
+namespace rtb::runtime {
+namespace {
+
+TEST(LinkFaults, DropByAPredicateOnParsedFields) {
+  wire::FlowSpec spec;
+  spec.src_ip = 0xC0000201;
+  spec.dst_ip = 0xC0000202;
+  spec.src_qpn = 0x100;
+  spec.dst_qpn = 0x200;
+  auto tpl = wire::FlowTemplate::make(spec);
+  ASSERT_TRUE(tpl.ok());
+  LinkFaults f(Rng(1, 1));
+  f.drop_if(on_parsed([](const wire::ParsedFrame& p) {
+    return p.cls == wire::FrameClass::Ack && p.psn % 2 == 1;  // odd-PSN ACKs are lost
+  }));
+  WireLink link({"acks", Rate::gbps(100), Time::ns(10), Bytes(9'216)});
+  link.set_faults(&f);
+  testing::SenderStage sender("tx", link);
+  testing::ReceiverStage receiver("rx", link);
+  for (uint32_t psn = 0; psn < 6; ++psn) {
+    rte_mbuf* m = testing::make_frame(128, static_cast<uint8_t>(psn));
+    const wire::FrameSpan s = tpl.value().build_ack({psn, wire::aeth_ack(wire::kCreditInvalid), 0},
+                                                    rte_pktmbuf_mtod(m, uint8_t*));
+    ASSERT_TRUE(s.ok());
+    m->data_len = static_cast<uint16_t>(s.len);
+    m->pkt_len = s.len;
+    sender.enqueue(m);
+  }
+  VirtualScheduler sched;
+  sched.add(sender);
+  sched.add(receiver);
+  link.connect_receiver(&sched, receiver.id());
+  sched.run();
+  EXPECT_EQ(receiver.arrivals().size(), 3u);
+  EXPECT_EQ(link.counters().dropped_fault, 3u);
+}
+
+}  // namespace
+}  // namespace rtb::runtime
