@@ -49,6 +49,9 @@ Expected<Algorithm> Registry::resolve(std::string_view name_or_path) {
   const bool is_path = name_or_path.find('/') != std::string_view::npos ||
                        (name_or_path.size() > 3 && name_or_path.ends_with(".so"));
   if (!is_path) return find(name_or_path);
+  const std::string origin = "plug-in " + std::string(name_or_path);
+  for (const auto& a : algorithms_)
+    if (a.origin() == origin) return a;  // the same file, already loaded
   auto loaded = load_plugin(std::string(name_or_path));
   if (!loaded) return loaded;
   if (Status s = add(*loaded); !s) return Error{s.message()};

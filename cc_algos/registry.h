@@ -24,7 +24,8 @@ class Registry {
   const std::vector<Algorithm>& algorithms() const { return algorithms_; }
 
   // The scenario key / command-line flag value: a registered name, or a path to a plug-in
-  // (anything containing '/' or ending in ".so"), which is loaded and added.
+  // (anything containing '/' or ending in ".so"), which is loaded and added (once: the
+  // same path again returns the loaded algorithm; another file with a taken name is refused).
   Expected<Algorithm> resolve(std::string_view name_or_path);
 
  private:

@@ -24,7 +24,13 @@ constexpr uint32_t kState = 0;
 constexpr uint32_t kState = 8;
 #endif
 
-const rtb_cc_ops kOps = {kAbi, RTB_CC_FEEDBACK_CNP, "bad", "broken on purpose", kState, 8, 8, 8,
+#if defined(RTB_BAD_BUILTIN_NAME)
+constexpr const char* kName = "dcqcn";
+#else
+constexpr const char* kName = "bad";
+#endif
+
+const rtb_cc_ops kOps = {kAbi, RTB_CC_FEEDBACK_CNP, kName, "broken on purpose", kState, 8, 8, 8,
                          parse, start, timer,
 #if defined(RTB_BAD_NO_CNP_HOOK)
                          nullptr,
