@@ -74,6 +74,7 @@ Host::Host(const HostConfig& config, std::vector<PortLinks> links, const cc::Con
   }
   qps_.reserve(max_qps);
   parse_options_.check_icrc = config.check_icrc;
+  if (config.pfc_storm.enabled()) next_storm_ = config.pfc_storm.start;
 }
 
 Host::~Host() = default;
@@ -111,11 +112,12 @@ void Host::post(uint32_t qp, uint64_t bytes, Time start) {
 void Host::poll(Time now) {
   receive(now);
   fire_timers(now);
+  storm(now);
   transmit(now);
 }
 
 Time Host::next_deadline() const {
-  Time t = std::min(timers_.next(), pacer_.next_deadline());
+  Time t = std::min({timers_.next(), pacer_.next_deadline(), next_storm_});
   if (!delayed_acks_.empty()) t = std::min(t, delayed_acks_.front().ready);
   if (!delayed_cnps_.empty()) t = std::min(t, delayed_cnps_.front().ready);
   if (!delayed_reactions_.empty()) t = std::min(t, delayed_reactions_.front().ready);

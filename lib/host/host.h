@@ -6,6 +6,7 @@
 //             reaction delay; PFC -> pause that priority on the port's sending end
 //   timers    congestion-control timers, retransmission timeouts, pacing releases, and
 //             control frames whose NIC latency has elapsed
+//   storm     a configured PFC storm's next XOFF frames (a faulty NIC)
 //   transmit  per port, while the wire is free: ready control frames (ACK, NAK, CNP)
 //             first, then the arbiter's choice of data: priorities by policy (strict or
 //             DWRR), round robin among the ready queue pairs of a priority; a paused
@@ -93,6 +94,7 @@ class Host final : public runtime::Stage {
   // transmit (host_tx.cc)
   void transmit(Time now);
   bool send_control(Port& port, Time now);
+  void storm(Time now);
   bool send_data(Port& port, Time now);
   void send_frame(QueuePair& qp, Port& port, Time now);
   Time port_ready_at(const Port& port) const;
@@ -111,6 +113,7 @@ class Host final : public runtime::Stage {
   ControlQueue delayed_acks_;       // waiting for the ACK turnaround
   ControlQueue delayed_cnps_;       // waiting for the CNP generation delay
   ReactionQueue delayed_reactions_; // CNPs waiting for the reaction delay
+  Time next_storm_ = Time::never();
   wire::ParseOptions parse_options_;
   wire::ParseCounters parse_counters_;
   HostCounters counters_;

@@ -47,6 +47,18 @@ struct QpSpec {
   RequesterConfig requester{};
 };
 
+// A NIC whose receive side is stuck and keeps pausing its link partner: from `start` to
+// `end` it sends an XOFF for `priority` with `quanta` every `interval` on every port (the
+// "PFC storm" a PFC watchdog exists for, reference §3.3). Disabled when interval is zero.
+struct PfcStorm {
+  Time start = Time::zero();
+  Time end = Time::never();
+  uint8_t priority = 3;
+  uint16_t quanta = 0xFFFF;
+  Time interval = Time::zero();
+  bool enabled() const { return interval > Time::zero(); }
+};
+
 struct HostConfig {
   std::string name = "host";
   std::vector<PortConfig> ports{PortConfig{}};
@@ -56,6 +68,7 @@ struct HostConfig {
   // The pacer's release granularity: a frame may leave up to one slot before its exact
   // send time (send times themselves never drift); 2^16 slots make the wheel's horizon.
   Time pacer_slot = Time::ns(1);
+  PfcStorm pfc_storm{};
   uint64_t seed = 1;
 };
 

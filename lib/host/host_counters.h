@@ -23,6 +23,7 @@ struct HostCounters {
   uint64_t rx_parse_errors = 0;  // malformed frames, by reason in parse_counters()
   uint64_t rx_unknown_qp = 0;
   std::array<uint64_t, 8> rx_pfc_frames{};  // per priority with the enable bit set
+  uint64_t tx_pfc_frames = 0;               // sent by a PFC storm
 };
 
 struct QpCounters {

@@ -8,6 +8,7 @@
 #include "runtime/payload_guard.h"
 #include "runtime/pool/mbuf_pool_meta.h"
 #include "wire/payload_pattern.h"
+#include "wire/pfc.h"
 
 namespace rtb::host {
 namespace {
@@ -164,6 +165,28 @@ void Host::send_frame(QueuePair& qp, Port& port, Time now) {
     }
   }
   refresh(qp, now);
+}
+
+// A storming NIC: XOFF frames that overtake its data, every interval, on every port.
+void Host::storm(Time now) {
+  const PfcStorm& s = config_.pfc_storm;
+  while (next_storm_ <= now) {
+    for (auto& port : ports_) {
+      wire::PfcFields f;
+      f.src = port->config.mac;
+      f.vector = static_cast<uint8_t>(1u << s.priority);
+      f.quanta[s.priority] = s.quanta;
+      rte_mbuf* m = pools_.control->alloc_or_die();
+      const uint32_t len = wire::build_pfc(f, rte_pktmbuf_mtod(m, uint8_t*));
+      m->data_len = static_cast<uint16_t>(len);
+      m->pkt_len = len;
+      runtime::frame_meta(m).flags = runtime::kFrameControl;
+      port->links.tx->send_control(now, m);
+      ++counters_.tx_pfc_frames;
+    }
+    next_storm_ = next_storm_ + s.interval;
+    if (next_storm_ >= s.end) next_storm_ = Time::never();
+  }
 }
 
 Time Host::port_ready_at(const Port& port) const {

@@ -361,3 +361,31 @@ TEST_F(Loop, CnpGenerationDelayShiftsTheResponseByExactlyItsValue) {
 
 }  // namespace
 }  // namespace rtb::host
+
+namespace rtb::host {
+namespace {
+
+using testing::TwoHosts;
+using testing::controller;
+using testing::host_config;
+
+TEST(Storm, AStormingHostPausesItsPartnerFromTheGivenTime) {
+  cc::Controller line_rate = controller("fixed_rate");
+  HostConfig cb = host_config("b", 2);
+  cb.pfc_storm = PfcStorm{Time::us(10), Time::us(50), 3, 0xFFFF, Time::us(20)};
+  TwoHosts t(line_rate, line_rate, host_config("a", 1), cb, 1);
+  t.connect(1);
+  t.a->post(0, 100'000'000, Time::zero());
+  t.run(Time::us(10));
+  const uint64_t before = t.a->qp(0).counters.frames_sent;
+  t.run(Time::us(300));
+  // XOFFs at 10, 30 (and not 50: the storm ends) us; each pauses A's priority 3 for
+  // 335.5 us, so A stops about 11 us in (the first XOFF's arrival) and stays stopped.
+  EXPECT_EQ(t.b->counters().tx_pfc_frames, 2u);
+  EXPECT_EQ(t.a->counters().rx_pfc_frames[3], 2u);
+  EXPECT_LE(t.a->qp(0).counters.frames_sent, before + 14);  // the 1 us cable, then stop
+  EXPECT_GT(t.ab.paused_until(3), Time::us(300));
+}
+
+}  // namespace
+}  // namespace rtb::host
