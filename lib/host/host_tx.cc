@@ -2,12 +2,13 @@
 #include <rte_mbuf.h>
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 
 #include "host/host.h"
 #include "host/host_port.h"
-#include "runtime/payload_guard.h"
 #include "runtime/pool/mbuf_pool_meta.h"
-#include "wire/payload_pattern.h"
+#include "wire/mbuf_frame.h"
 #include "wire/pfc.h"
 
 namespace rtb::host {
@@ -17,18 +18,13 @@ namespace {
 constexpr uint64_t kRemoteBase = 0x7f00'0000'0000ULL;
 constexpr uint32_t kRemoteKey = 0x00ab'cdef;
 
-void set_frame(rte_mbuf* m, const wire::FrameSpan& s) {
-  m->data_off = static_cast<uint16_t>(s.data - static_cast<uint8_t*>(m->buf_addr));
-  m->data_len = static_cast<uint16_t>(s.len);
-  m->pkt_len = s.len;
-}
-
-// Restores the payload pattern where an earlier frame of this mbuf wrote its tail, so
-// the table-driven ICRC (which assumes the pattern) stays right.
-void prepare_payload(rte_mbuf* m, uint32_t payload_bytes) {
-  const runtime::PayloadDirtyRange r = runtime::payload_dirty_range(m);
-  const uint32_t to = std::min<uint32_t>(r.to, payload_bytes);
-  if (r.from < to) runtime::restore_payload_pattern(m, r.from, to - r.from);
+// A builder refusing a frame is an internal error: templates and sizes were checked
+// when the QPs were added and the pools sized.
+void built(bool ok, const char* what) {
+  if (!ok) {
+    std::fprintf(stderr, "rocetb: internal error: the wire layer refused a %s frame\n", what);
+    std::abort();
+  }
 }
 
 }  // namespace
@@ -50,17 +46,15 @@ bool Host::send_control(Port& port, Time now) {
     q.pop();
     const QueuePair& qp = *qps_[item.qp];
     rte_mbuf* m = pools_.control->alloc_or_die();
-    uint8_t* out = rte_pktmbuf_mtod(m, uint8_t*);
-    wire::FrameSpan s;
     if (item.kind == ControlItem::Kind::kCnp) {
-      s = qp.cnp_tpl.build_cnp(wire::CnpFields{}, out);
+      built(wire::build_cnp_mbuf(qp.cnp_tpl, wire::CnpFields{}, m), "CNP");
     } else {
       const uint8_t syndrome = item.kind == ControlItem::Kind::kAck
                                    ? wire::aeth_ack(wire::kCreditInvalid)
                                    : wire::aeth_nak(wire::NakCode::PsnSequenceError);
-      s = qp.data_tpl.build_ack(wire::AckFields{item.psn, syndrome, item.msn}, out);
+      built(wire::build_ack_mbuf(qp.data_tpl, wire::AckFields{item.psn, syndrome, item.msn}, m),
+            "ACK");
     }
-    set_frame(m, s);
     runtime::FrameMeta& meta = runtime::frame_meta(m);
     meta.flow_id = qp.index;
     meta.priority = static_cast<uint8_t>(p);
@@ -126,8 +120,6 @@ bool Host::send_data(Port& port, Time now) {
 void Host::send_frame(QueuePair& qp, Port& port, Time now) {
   const FrameDesc d = qp.requester.next_frame(now);
   rte_mbuf* m = pools_.data->alloc_or_die();
-  prepare_payload(m, d.payload_bytes);
-  uint8_t* payload = rte_pktmbuf_mtod(m, uint8_t*);
   wire::DataFields f;
   f.opcode = d.opcode;
   f.psn = d.psn;
@@ -135,10 +127,7 @@ void Host::send_frame(QueuePair& qp, Port& port, Time now) {
   f.ack_req = d.ack_req;
   f.ecn = wire::Ecn::Ect0;
   f.reth = wire::RethFields{kRemoteBase, kRemoteKey, static_cast<uint32_t>(d.message_bytes)};
-  const wire::FrameSpan s = qp.data_tpl.build_data(f, payload);
-  set_frame(m, s);
-  const auto tail_end = static_cast<uint32_t>(s.data + s.len - payload);
-  runtime::mark_payload_dirty(m, d.payload_bytes, tail_end);
+  built(wire::build_data_mbuf(qp.data_tpl, f, m), "data");
 
   runtime::FrameMeta& meta = runtime::frame_meta(m);
   meta.flow_id = qp.index;
@@ -149,7 +138,7 @@ void Host::send_frame(QueuePair& qp, Port& port, Time now) {
   ++counters_.tx_frames;
 
   // The pacer: the next frame may start one wire occupancy at the QP's rate later.
-  pacer_.sent(qp.index, runtime::wire_occupancy(s.len), now, /*still_ready=*/false);
+  pacer_.sent(qp.index, runtime::wire_occupancy(m->pkt_len), now, /*still_ready=*/false);
   if (d.retransmission) {
     ++qp.counters.retransmitted_frames;
     qp.counters.retransmitted_bytes += d.payload_bytes;
@@ -177,9 +166,7 @@ void Host::storm(Time now) {
       f.vector = static_cast<uint8_t>(1u << s.priority);
       f.quanta[s.priority] = s.quanta;
       rte_mbuf* m = pools_.control->alloc_or_die();
-      const uint32_t len = wire::build_pfc(f, rte_pktmbuf_mtod(m, uint8_t*));
-      m->data_len = static_cast<uint16_t>(len);
-      m->pkt_len = len;
+      built(wire::build_pfc_mbuf(f, m), "PFC");
       runtime::frame_meta(m).flags = runtime::kFrameControl;
       port->links.tx->send_control(now, m);
       ++counters_.tx_pfc_frames;

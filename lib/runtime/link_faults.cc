@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "runtime/payload_guard.h"
+#include "wire/mbuf_frame.h"
 
 namespace rtb::runtime {
 namespace {
@@ -60,8 +60,8 @@ void LinkFaults::corrupt(rte_mbuf* frame) {
   rte_pktmbuf_mtod(frame, uint8_t*)[offset] ^= 0x01;
   // A flipped payload byte would outlive this frame in a data pool: record it so the next
   // builder of this mbuf restores the pattern.
-  if (const int64_t p = payload_offset_of(frame, offset); p >= 0) {
-    mark_payload_dirty(frame, static_cast<uint32_t>(p), static_cast<uint32_t>(p) + 1);
+  if (const int64_t p = wire::payload_offset(frame, offset); p >= 0) {
+    wire::mark_payload_dirty(frame, static_cast<uint32_t>(p), static_cast<uint32_t>(p) + 1);
   }
 }
 

@@ -1,5 +1,7 @@
 #include "wire/mbuf_frame.h"
 
+#include <algorithm>
+
 #include "wire/bytes.h"
 #include "wire/payload_pattern.h"
 
@@ -64,6 +66,20 @@ bool build_data_mbuf(const FlowTemplate& t, const DataFields& f, rte_mbuf* m) {
   store_be16(room(m) + 2, static_cast<uint16_t>(s.data + s.len - payload));
   set_frame(m, s);
   return true;
+}
+
+void mark_payload_dirty(rte_mbuf* m, uint32_t from, uint32_t to) {
+  uint16_t lo = load_be16(room(m));
+  uint16_t hi = load_be16(room(m) + 2);
+  if (lo >= hi) {
+    lo = static_cast<uint16_t>(from);
+    hi = static_cast<uint16_t>(to);
+  } else {
+    lo = static_cast<uint16_t>(std::min<uint32_t>(lo, from));
+    hi = static_cast<uint16_t>(std::max<uint32_t>(hi, to));
+  }
+  store_be16(room(m), lo);
+  store_be16(room(m) + 2, hi);
 }
 
 bool build_ack_mbuf(const FlowTemplate& t, const AckFields& f, rte_mbuf* m) {

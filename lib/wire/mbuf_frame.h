@@ -1,8 +1,9 @@
 // Thin rte_mbuf wrapper over the builders.
 //
 // Data mbufs hold the payload pattern at a fixed place, written once when the pool is
-// initialised (init_payload_mbuf, or mbuf_payload_obj_init as an rte_mempool_obj_iter
-// callback): payload at buf_addr + kMbufPayloadOffset. Each build moves data_off so the
+// initialised (runtime::MbufPool with wire::payload_byte, or init_payload_mbuf /
+// mbuf_payload_obj_init as an rte_mempool_obj_iter callback): payload at buf_addr +
+// kMbufPayloadOffset = RTE_PKTMBUF_HEADROOM, where a fresh mbuf's data starts. Each build moves data_off so the
 // headers land right in front of the payload and sets data_len / pkt_len.
 //
 // The builder's tail (pad, ICRC, INT trailer, minimum-frame fill) overwrites pattern bytes
@@ -25,7 +26,9 @@
 
 namespace rtb::wire {
 
-inline constexpr uint32_t kMbufPayloadOffset = RTE_PKTMBUF_HEADROOM + kMaxHeaderBytes;
+inline constexpr uint32_t kMbufPayloadOffset = RTE_PKTMBUF_HEADROOM;
+// The headers go in front of the payload; the dirty-range record sits at the start.
+static_assert(RTE_PKTMBUF_HEADROOM >= kMaxHeaderBytes + 4, "headroom too small for headers");
 
 // Data room a data mbuf needs for payloads up to `max_payload` (the path MTU).
 constexpr uint32_t mbuf_data_room(uint32_t max_payload, uint32_t int_trailer_bytes = 0) {
@@ -43,5 +46,15 @@ bool build_data_mbuf(const FlowTemplate& t, const DataFields& f, rte_mbuf* m);
 bool build_ack_mbuf(const FlowTemplate& t, const AckFields& f, rte_mbuf* m);
 bool build_cnp_mbuf(const FlowTemplate& t, const CnpFields& f, rte_mbuf* m);
 bool build_pfc_mbuf(const PfcFields& f, rte_mbuf* m);
+
+// Something other than a builder changed payload bytes [from, to) of a data mbuf (a fault
+// hook corrupting a byte): widen the recorded dirty range so the next build restores
+// them. Offsets are relative to the payload; see payload_offset().
+void mark_payload_dirty(rte_mbuf* m, uint32_t from, uint32_t to);
+// The payload offset of byte `frame_offset` of the frame `m` holds now; negative for a
+// byte in front of the payload (a header).
+inline int64_t payload_offset(const rte_mbuf* m, uint32_t frame_offset) {
+  return int64_t{m->data_off} + frame_offset - int64_t{kMbufPayloadOffset};
+}
 
 }  // namespace rtb::wire

@@ -389,3 +389,28 @@ TEST(Storm, AStormingHostPausesItsPartnerFromTheGivenTime) {
 
 }  // namespace
 }  // namespace rtb::host
+
+namespace rtb::host {
+namespace {
+
+TEST(Corruption, ACorruptedPayloadByteIsCaughtOnceAndNeverOutlivesItsFrame) {
+  // Corrupting a payload byte changes the mbuf's pattern; the wire layer restores it on the
+  // mbuf's next build. 40 MB cycle the whole data pool at least twice, so a byte left
+  // corrupted would fail the ICRC check again in a later frame.
+  cc::Controller line_rate = testing::controller("fixed_rate");
+  testing::TwoHosts t(line_rate, line_rate, testing::host_config("a", 1),
+                      testing::host_config("b", 2), 1);
+  t.connect(1);
+  runtime::LinkFaults faults(Rng(1, 1));
+  faults.corrupt_frames({10, 11, 12});
+  faults.corrupt_at_offset(200);  // inside the payload of a 1 KiB WRITE
+  t.ab.set_faults(&faults);
+  t.a->post(0, 40'000'000, Time::zero());
+  EXPECT_TRUE(t.run().idle);
+  EXPECT_EQ(t.b->parse_counters()[wire::ParseError::BadIcrc], 3u);
+  EXPECT_EQ(t.b->counters().rx_parse_errors, 3u);
+  EXPECT_EQ(t.b->qp(0).counters.payload_bytes_received, 40'000'000u);
+}
+
+}  // namespace
+}  // namespace rtb::host

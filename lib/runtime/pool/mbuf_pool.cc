@@ -17,17 +17,6 @@
 namespace rtb::runtime {
 namespace {
 
-// The mempool's private area: DPDK's pktmbuf part first (rte_pktmbuf_pool_init writes it),
-// then the payload pattern so restore_payload_pattern() can find it from any mbuf.
-struct PoolPrivate {
-  rte_pktmbuf_pool_private pkt;
-  PayloadPattern pattern;
-};
-
-PoolPrivate& pool_private(rte_mempool* mp) {
-  return *static_cast<PoolPrivate*>(rte_mempool_get_priv(mp));
-}
-
 struct FillContext {
   std::vector<uint8_t> payload;  // the pattern over the data room after the headroom
 };
@@ -70,7 +59,7 @@ Expected<rte_mempool*> create_empty(const MbufPoolSpec& s) {
   const unsigned flags = s.iova_contiguous ? 0 : RTE_MEMPOOL_F_NO_IOVA_CONTIG;
   const unsigned elt = sizeof(rte_mbuf) + sizeof(FrameMeta) + s.data_room;
   rte_mempool* mp = rte_mempool_create_empty(s.name.c_str(), s.count, elt, s.cache_size,
-                                             sizeof(PoolPrivate), s.socket, flags);
+                                             sizeof(rte_pktmbuf_pool_private), s.socket, flags);
   if (mp == nullptr) {
     return Error{fmt::format("cannot create mbuf pool '{}' ({} mbufs, cache {}): {}; is the "
                              "EAL started (start_eal())?", s.name, s.count, s.cache_size,
@@ -103,11 +92,10 @@ Expected<MbufPool> MbufPool::create(const MbufPoolSpec& spec) {
   if (Status s = check_spec(spec); !s) return Error{s.message()};
   auto mp = create_empty(spec);
   if (!mp) return mp.error();
-  PoolPrivate priv{};
-  priv.pkt.mbuf_data_room_size = spec.data_room;
-  priv.pkt.mbuf_priv_size = sizeof(FrameMeta);
-  rte_pktmbuf_pool_init(mp.value(), &priv.pkt);
-  pool_private(mp.value()).pattern = spec.pattern;
+  rte_pktmbuf_pool_private priv{};
+  priv.mbuf_data_room_size = spec.data_room;
+  priv.mbuf_priv_size = sizeof(FrameMeta);
+  rte_pktmbuf_pool_init(mp.value(), &priv);
   if (Status s = populate(mp.value(), spec); !s) {
     rte_mempool_free(mp.value());
     return Error{s.message()};
@@ -197,12 +185,5 @@ uint64_t MbufPool::memory_bytes() const {
   return total;
 }
 
-void restore_payload_pattern(rte_mbuf* m, uint32_t offset, uint32_t n) {
-  const PayloadPattern pattern = pool_private(m->pool).pattern;
-  auto* payload = static_cast<uint8_t*>(m->buf_addr) + RTE_PKTMBUF_HEADROOM;
-  const uint32_t room = m->buf_len > RTE_PKTMBUF_HEADROOM ? m->buf_len - RTE_PKTMBUF_HEADROOM : 0;
-  const uint32_t end = std::min<uint64_t>(uint64_t{offset} + n, room);
-  for (uint32_t i = offset; i < end; ++i) payload[i] = pattern != nullptr ? pattern(i) : 0;
-}
 
 }  // namespace rtb::runtime

@@ -5,9 +5,9 @@
 //  - payload written once: at creation every mbuf's data room from RTE_PKTMBUF_HEADROOM on
 //    holds pattern(0), pattern(1), ... (zeros when no pattern is given). A fresh mbuf's
 //    rte_pktmbuf_mtod() therefore points at payload byte 0: builders prepend headers into
-//    the headroom and append only the length, never touching payload bytes. Whoever writes
-//    past a payload (pad, ICRC) restores those bytes with restore_payload_pattern()
-//    before the mbuf is reused, so the next frame finds the pattern intact;
+//    the headroom and append only the length, never touching payload bytes. The wire
+//    layer's mbuf builders (wire/mbuf_frame.h) restore the bytes a frame's tail (pad,
+//    ICRC) overwrote before the mbuf's next build, so every frame finds the pattern;
 //  - exhaustion: alloc() returns nullptr and counts it (realtime); alloc_or_die() ends the
 //    process with exhaustion_message() (virtual mode, where a missing mbuf is a
 //    configuration error and must never look like packet loss);
@@ -89,9 +89,5 @@ class MbufPool {
   uint32_t peak_in_use_ = 0;
   uint64_t alloc_failures_ = 0;
 };
-
-// Rewrites payload bytes [offset, offset + n) of `m` with its pool's pattern (zeros for a
-// pool without one), clamped to the data room. For writers of pad and ICRC bytes.
-void restore_payload_pattern(rte_mbuf* m, uint32_t offset, uint32_t n);
 
 }  // namespace rtb::runtime

@@ -98,19 +98,6 @@ TEST(PoolPayload, ControlPoolIsZeroFilled) {
   rte_pktmbuf_free(m);
 }
 
-TEST(PoolPayload, RestoreRewritesThePatternAfterPadAndIcrc) {
-  MbufPool p = make_pool("restore", 4, test_pattern);
-  rte_mbuf* m = p.alloc();
-  ASSERT_NE(m, nullptr);
-  auto* payload = rte_pktmbuf_mtod(m, uint8_t*);
-  for (uint32_t i = 1000; i < 1008; ++i) payload[i] = static_cast<uint8_t>(~test_pattern(i));
-  restore_payload_pattern(m, 1000, 8);
-  for (uint32_t i = 990; i < 1020; ++i) EXPECT_EQ(payload[i], test_pattern(i)) << i;
-  restore_payload_pattern(m, 2040, 100);  // clamped to the 2048-byte room
-  EXPECT_EQ(payload[2047], test_pattern(2047));
-  rte_pktmbuf_free(m);
-}
-
 TEST(PoolMeta, PrivateAreaRoundTripAndResetOnAlloc) {
   MbufPool p = make_pool("meta", 2, test_pattern);
   EXPECT_EQ(rte_pktmbuf_priv_size(p.mempool()), sizeof(FrameMeta));
