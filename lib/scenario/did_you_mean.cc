@@ -1,0 +1,36 @@
+#include "scenario/did_you_mean.h"
+
+#include <algorithm>
+
+namespace rtb::scenario {
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diag = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string nearest(std::string_view word, const std::vector<std::string>& candidates) {
+  const size_t limit = std::max<size_t>(2, word.size() / 3);
+  std::string best;
+  size_t best_distance = limit + 1;
+  for (const std::string& c : candidates) {
+    const size_t d = edit_distance(word, c);
+    if (d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+}  // namespace rtb::scenario

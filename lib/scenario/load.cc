@@ -1,0 +1,108 @@
+#include "scenario/load.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "scenario/cc_settings.h"
+#include "scenario/effective.h"
+#include "scenario/faults.h"
+#include "scenario/host_settings.h"
+#include "scenario/load_error.h"
+#include "scenario/overrides.h"
+#include "scenario/run_settings.h"
+#include "scenario/switch_settings.h"
+#include "scenario/topology_read.h"
+#include "scenario/traffic.h"
+#include "switch/validate.h"
+
+namespace rtb::scenario {
+namespace {
+
+std::string one_line(const std::vector<std::string>& lines) {
+  std::string s;
+  for (const std::string& l : lines) s += (s.empty() ? "" : "; ") + l;
+  return s;
+}
+
+// sw::validate on every switch: errors refuse the scenario, warnings are kept.
+void validate_switches(const Scenario& s, Table& top, std::vector<std::string>& warnings) {
+  for (const SwitchNode& n : s.topology.switches) {
+    const sw::ValidationReport r = sw::validate(n.config);
+    if (!r.ok()) {
+      if (top.has("switch")) top.fail("switch", one_line(r.errors));
+      top.origin().fail_file("switch", one_line(r.errors));
+    }
+    for (const std::string& w : r.warnings) warnings.push_back("switch " + w);
+  }
+}
+
+void warn_lossy_flows(const Scenario& s, std::vector<std::string>& warnings) {
+  if (s.topology.switches.empty()) return;
+  const sw::SwitchConfig& c = s.topology.switches.front().config;
+  std::vector<bool> warned(sw::kPriorities, false);
+  for (const Flow& f : s.flows) {
+    if (c.lossless_tc(f.priority) || warned[f.priority]) continue;
+    warned[f.priority] = true;
+    warnings.push_back(fmt::format("traffic[{}]: priority {} is not in switch.pfc_enable: its flows are lossy "
+                                   "(no PFC; drops when the buffer fills)", f.traffic, f.priority));
+  }
+}
+
+Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed_override) {
+  for (const char* k : {"name", "run", "topology", "host", "switch", "cc", "traffic", "faults"}) top.get(k);
+  top.finish();
+  const std::filesystem::path path(name);
+  Scenario s;
+  s.source = name;
+  s.name = top.string("name", path.stem().string());
+  s.run = read_run(top.table("run"), seed_override);
+  std::optional<Table> topo_table = top.table("topology");
+  if (!topo_table) top.origin().fail_file("topology", "missing: expected a [topology] table with a kind");
+  s.topology = read_topology(*topo_table);
+  apply_host_settings(s.topology, read_host_settings(top.table("host"), s.topology.mtu), s.run.seed);
+  apply_switch_settings(s.topology, read_switch_settings(top.table("switch")), *topo_table);
+  validate_switches(s, top, s.warnings);
+  const std::string base_dir = path.parent_path().string();
+  s.cc = read_cc(top.table("cc"), base_dir, s.warnings);
+  std::vector<Table> traffic = top.tables("traffic");
+  s.flows = read_traffic(traffic, TrafficContext{&s.topology, &s.run, base_dir});
+  std::vector<Table> faults = top.tables("faults");
+  s.faults = read_faults(faults, s.topology, s.run);
+  warn_lossy_flows(s, s.warnings);
+  s.effective = effective_json(s);
+  return s;
+}
+
+}  // namespace
+
+Expected<Scenario> load_scenario_text(const std::string& text, const std::string& name,
+                                      const std::vector<std::string>& overrides,
+                                      std::optional<uint64_t> seed_override) {
+  toml::table root;
+  try {
+    root = toml::parse(text, name);
+  } catch (const toml::parse_error& e) {
+    return Error{fmt::format("{}:{}: not valid TOML: {}", name, e.source().begin.line, e.description())};
+  }
+  try {
+    const Origin origin(name, apply_overrides(root, overrides));
+    Table top(origin, root, "");
+    return build(top, name, seed_override);
+  } catch (const LoadError& e) {
+    return Error{e.message};
+  }
+}
+
+Expected<Scenario> load_scenario(const std::string& path, const std::vector<std::string>& overrides,
+                                 std::optional<uint64_t> seed_override) {
+  std::ifstream f(path);
+  if (!f) return Error{fmt::format("{}: cannot be read: expected a scenario file (TOML)", path)};
+  std::ostringstream text;
+  text << f.rdbuf();
+  return load_scenario_text(text.str(), path, overrides, seed_override);
+}
+
+}  // namespace rtb::scenario

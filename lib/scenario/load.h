@@ -1,0 +1,31 @@
+// Loading a scenario: one TOML file (design.md "Scenarios"; keys in scenarios/README.md)
+// plus `--set KEY=VALUE` overrides into a validated, deterministic Scenario.
+//
+// Every error is one message that starts with where the value came from and its key:
+//   default.toml:14: switch.buffer_pool.size: unknown unit 'XB' in '4XB': expected ...
+//   --set traffic[0].load: 1.5 is out of range: expected 0..1
+//   default.toml:3: unknown key 'switch.bufer_pool' (did you mean 'switch.buffer_pool'?)
+// The switches' own validation (sw::validate) and the CC algorithm's parameter checks run
+// here, before anything starts; their warnings are kept in Scenario::warnings.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "scenario/scenario.h"
+
+namespace rtb::scenario {
+
+Expected<Scenario> load_scenario(const std::string& path, const std::vector<std::string>& overrides = {},
+                                 std::optional<uint64_t> seed_override = std::nullopt);
+
+// The same from text; `name` is used in messages, as the default scenario name (its stem)
+// and, through its folder, to resolve relative CDF and plug-in paths.
+Expected<Scenario> load_scenario_text(const std::string& text, const std::string& name,
+                                      const std::vector<std::string>& overrides = {},
+                                      std::optional<uint64_t> seed_override = std::nullopt);
+
+}  // namespace rtb::scenario

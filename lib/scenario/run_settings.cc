@@ -1,0 +1,28 @@
+#include "scenario/run_settings.h"
+
+#include <fmt/format.h>
+
+namespace rtb::scenario {
+
+RunConfig read_run(std::optional<Table> t, std::optional<uint64_t> seed_override) {
+  RunConfig r;
+  if (t) {
+    r.clock = t->choice("clock", {"virtual", "realtime"}, "virtual") == "realtime" ? Clock::kRealtime : Clock::kVirtual;
+    r.duration = t->time("duration", r.duration);
+    if (r.duration == Time::zero() || r.duration > Time::s(3'600)) {
+      t->fail_value("duration", "is out of range: expected above 0 and at most 3600s");
+    }
+    r.seed = static_cast<uint64_t>(t->integer("seed", 0, INT64_MAX, static_cast<int64_t>(r.seed)));
+    r.warmup = t->time("warmup", r.warmup);
+    if (r.warmup >= r.duration) t->fail_value("warmup", "is not below run.duration: expected a shorter warm-up");
+    r.sample_interval = t->time("sample_interval", r.sample_interval);
+    if (r.sample_interval == Time::zero() || r.sample_interval > r.duration) {
+      t->fail_value("sample_interval", "is out of range: expected above 0 and at most run.duration");
+    }
+    t->finish();
+  }
+  if (seed_override) r.seed = *seed_override;
+  return r;
+}
+
+}  // namespace rtb::scenario

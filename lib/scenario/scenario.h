@@ -1,0 +1,142 @@
+// A scenario as plain, validated structs (design.md "Scenarios"; style habit 8). The
+// loader (load.h) turns one TOML file plus `--set` overrides into this; the runner builds
+// stages from it and never re-checks it. Every key is documented in scenarios/README.md.
+//
+// Indices are stable and deterministic: hosts, switches and links are numbered in the
+// order the topology generator (or the explicit lists) produced them, flows in start order.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cc_algos/params.h"
+#include "core/units.h"
+#include "host/host_config.h"
+#include "switch/config.h"
+#include "wire/bytes.h"
+
+namespace rtb::scenario {
+
+enum class Clock : uint8_t { kVirtual, kRealtime };
+
+struct RunConfig {
+  Clock clock = Clock::kVirtual;  // realtime is parsed; the runner may refuse it
+  Time duration = Time::ms(10);
+  uint64_t seed = 1;
+  Time warmup = Time::zero();             // excluded from summary statistics
+  Time sample_interval = Time::us(10);    // time-series period
+};
+
+enum class NodeKind : uint8_t { kHost, kSwitch };
+
+// A node by kind and index into Topology::hosts or Topology::switches.
+struct NodeRef {
+  NodeKind kind = NodeKind::kHost;
+  uint32_t index = 0;
+  bool operator==(const NodeRef&) const = default;
+};
+
+// One end of a link: the node and its port number (hosts have port 0 only).
+struct LinkEnd {
+  NodeRef node;
+  uint16_t port = 0;
+};
+
+// A full-duplex cable: both directions have the same rate and propagation delay.
+struct Link {
+  LinkEnd a;
+  LinkEnd b;
+  Rate rate;
+  Time propagation;  // one way: given, or cable_length_m x 5 ns/m
+};
+
+struct HostNode {
+  std::string name;
+  uint32_t ip = 0;                  // host byte order, 192.168.x.y unless given
+  wire::MacAddr mac{};              // 02:72:74:00:<index>, fixed by the index
+  uint32_t link = 0;                // index into Topology::links of its one cable
+  host::HostConfig config;          // name, ports[0] (mac, ip, policy), timings, seed
+  host::RequesterConfig requester;  // for every QP this host opens
+  bool vlan_tagged = false;         // QpSpec::vlan_tagged for its QPs
+};
+
+struct SwitchNode {
+  std::string name;
+  sw::SwitchConfig config;          // ports (rate, MTU, cable), QoS, routes: complete
+  std::vector<uint32_t> port_links; // port i -> index into Topology::links
+};
+
+struct Topology {
+  std::string kind;  // "single_switch", "leaf_spine" or "explicit"
+  uint32_t mtu = 9'216;  // every port's MTU, bytes without FCS
+  std::vector<HostNode> hosts;
+  std::vector<SwitchNode> switches;
+  std::vector<Link> links;
+};
+
+struct CcConfig {
+  std::string algorithm = "dcqcn";  // a registered name or a plug-in path
+  cc::ParamMap params;              // passed through; checked by the algorithm at load
+};
+
+// One RC flow: a queue pair from src to dst carrying one message of `size` bytes.
+struct Flow {
+  uint32_t id = 0;               // index in Scenario::flows (start order)
+  uint32_t src = 0;              // host index
+  uint32_t dst = 0;              // host index
+  std::optional<Bytes> size;     // nullopt: long-lived (sends until the run ends)
+  Time start;
+  uint8_t priority = 3;
+  uint8_t dscp = 26;
+  uint32_t traffic = 0;          // index of the [[traffic]] entry that made it
+};
+
+// A NIC whose receive side is stuck: XOFF for `priority` every `interval` in [start, end).
+struct PfcStormFault {
+  uint32_t host = 0;
+  Time start;
+  Time end = Time::never();
+  uint8_t priority = 3;
+  uint16_t quanta = 0xFFFF;
+  Time interval;
+};
+
+// The link is down during [from, to) (to = never: stays down).
+struct LinkDownFault {
+  uint32_t link = 0;
+  Time from;
+  Time to = Time::never();
+};
+
+// Every frame started on the link (either direction) is dropped with `probability`.
+struct DropFault {
+  uint32_t link = 0;
+  double probability = 0;
+};
+
+struct Faults {
+  std::vector<PfcStormFault> pfc_storms;
+  std::vector<LinkDownFault> link_downs;
+  std::vector<DropFault> drops;
+};
+
+struct Scenario {
+  std::string name;
+  std::string source;  // the file path ("<text>" name for load_scenario_text)
+  RunConfig run;
+  Topology topology;
+  CcConfig cc;
+  std::vector<Flow> flows;
+  Faults faults;
+  // The fully resolved configuration: sizes in bytes (_bytes), times in ns (_ns), rates
+  // in b/s (_bps). Deterministic: the same inputs give the same JSON.
+  nlohmann::json effective;
+  // Switch validation warnings (with their arithmetic) and CC warnings.
+  std::vector<std::string> warnings;
+};
+
+}  // namespace rtb::scenario

@@ -1,0 +1,194 @@
+// Every class of loading error gives one message naming the file, line (or --set), key,
+// the value as written and what was expected.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "scenario_test_util.h"
+
+namespace rtb::scenario {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+using testing::load_error;
+using testing::load_ok;
+
+TEST(ScenarioErrors, BadSizeUnitNamesLineKeyAndValue) {
+  const std::string e = load_error(R"([topology]
+kind = "single_switch"
+hosts = 4
+
+[switch.buffer_pool]
+size = "4XB"
+)");
+  EXPECT_THAT(e, StartsWith("t.toml:6: switch.buffer_pool.size: "));
+  EXPECT_THAT(e, HasSubstr("'4XB'"));
+  EXPECT_THAT(e, HasSubstr("KB, MB"));
+}
+
+TEST(ScenarioErrors, MissingUnit) {
+  const std::string e = load_error("[topology]\nkind = \"single_switch\"\nhosts = 4\nrate = 100\n");
+  EXPECT_EQ(e, "t.toml:4: topology.rate: 100 has no unit: expected a rate as a string, such as \"100Gbps\"");
+}
+
+TEST(ScenarioErrors, UnknownKeySuggestsTheNearest) {
+  const std::string e = load_error("[topology]\nkind = \"single_switch\"\nhosts = 4\n[switch.bufer_pool]\nsize = \"4MB\"\n");
+  EXPECT_EQ(e, "t.toml:4: unknown key 'switch.bufer_pool' (did you mean 'switch.buffer_pool'?)");
+}
+
+TEST(ScenarioErrors, UnknownTopLevelKeyAndNoSuggestionWhenFar) {
+  const std::string e = load_error("zzzzzzzz = 1\n[topology]\nkind = \"single_switch\"\nhosts = 4\n");
+  EXPECT_EQ(e, "t.toml:1: unknown key 'zzzzzzzz'");
+}
+
+TEST(ScenarioErrors, KeyOfAnotherTopologyKindIsUnknown) {
+  const std::string e = load_error("[topology]\nkind = \"single_switch\"\nhosts = 4\nspines = 2\n");
+  EXPECT_THAT(e, StartsWith("t.toml:4: unknown key 'topology.spines'"));
+}
+
+TEST(ScenarioErrors, WrongType) {
+  const std::string e = load_error("[topology]\nkind = \"single_switch\"\nhosts = \"four\"\n");
+  EXPECT_EQ(e, "t.toml:3: topology.hosts: 'four' is a string: expected an integer in 2..1024");
+}
+
+TEST(ScenarioErrors, OutOfRange) {
+  const std::string e = load_error("[topology]\nkind = \"single_switch\"\nhosts = 4\n[switch.wred_profile]\n"
+                                   "green_drop_probability = 150\n");
+  EXPECT_EQ(e, "t.toml:5: switch.wred_profile.green_drop_probability: 150 is out of range: expected 0..100");
+}
+
+TEST(ScenarioErrors, NotOneOfTheChoices) {
+  const std::string e = load_error("[topology]\nkind = \"ring\"\n");
+  EXPECT_EQ(e, "t.toml:2: topology.kind: 'ring' is not allowed: expected one of 'single_switch', 'leaf_spine', "
+               "'explicit'");
+}
+
+TEST(ScenarioErrors, MissingRequiredKey) {
+  EXPECT_EQ(load_error("[topology]\nkind = \"single_switch\"\n"),
+            "t.toml:1: topology.hosts: missing: expected the number of hosts, an integer");
+  EXPECT_EQ(load_error("[run]\nseed = 3\n"), "t.toml: topology: missing: expected a [topology] table with a kind");
+}
+
+TEST(ScenarioErrors, TomlSyntax) {
+  const std::string e = load_error("[topology\nkind = 1\n");
+  EXPECT_THAT(e, StartsWith("t.toml:1: not valid TOML: "));
+}
+
+TEST(ScenarioErrors, FlowToAHostThatDoesNotExist) {
+  const std::string e = load_error(std::string(testing::kSmall) + R"(
+[[traffic]]
+pattern = "explicit"
+flows = [{ src = "h0", dst = "h9", bytes = "1MB" }]
+)");
+  EXPECT_EQ(e, "t.toml:8: traffic[0].flows[0].dst: 'h9' is not a host of the topology: expected one of h0..h3");
+}
+
+TEST(ScenarioErrors, FlowToASwitch) {
+  const std::string e = load_error(std::string(testing::kSmall) + R"(
+[[traffic]]
+pattern = "explicit"
+flows = [{ src = "h0", dst = "sw0" }]
+)");
+  EXPECT_THAT(e, HasSubstr("traffic[0].flows[0].dst: 'sw0' is a switch: expected a host"));
+}
+
+TEST(ScenarioErrors, IncastFanInLargerThanHosts) {
+  const std::string e = load_error(std::string(testing::kSmall) + R"(
+[[traffic]]
+pattern = "incast"
+receiver = "h0"
+senders = 8
+)");
+  EXPECT_EQ(e, "t.toml:9: traffic[0].senders: 8 is out of range: expected 1..3 (the topology has 4 hosts besides "
+               "the receiver)");
+}
+
+TEST(ScenarioErrors, PathMtuLargerThanPortMtu) {
+  const std::string e = load_error(R"([topology]
+kind = "single_switch"
+hosts = 2
+mtu = 1500
+
+[host]
+path_mtu = 4096
+)");
+  EXPECT_EQ(e, "t.toml:7: host.path_mtu: 4096 makes frames of up to 4174 B (headers, RETH, ImmDt, ICRC), larger "
+               "than the port MTU topology.mtu = 1500 B: expected a smaller path MTU or a larger MTU");
+}
+
+TEST(ScenarioErrors, PathMtuNotAnIbtaMtu) {
+  EXPECT_THAT(load_error(std::string(testing::kSmall) + "[host]\npath_mtu = 1000\n"),
+              HasSubstr("t.toml:6: host.path_mtu: 1000 is not an IBTA path MTU"));
+}
+
+TEST(ScenarioErrors, BothCableLengthAndDelay) {
+  const std::string e =
+      load_error("[topology]\nkind = \"single_switch\"\nhosts = 2\ncable_length_m = 3\ndelay = \"10ns\"\n");
+  EXPECT_EQ(e, "t.toml:5: topology.delay: topology.delay and topology.cable_length_m are both given: expected one "
+               "of them");
+}
+
+TEST(ScenarioErrors, WarmupNotBelowDuration) {
+  const std::string e = load_error(std::string(testing::kSmall) + "[run]\nduration = \"1ms\"\nwarmup = \"2ms\"\n");
+  EXPECT_EQ(e, "t.toml:7: run.warmup: '2ms' is not below run.duration: expected a shorter warm-up");
+}
+
+TEST(ScenarioErrors, UnknownCcAlgorithmGivesTheRegistryMessage) {
+  const std::string e = load_error(std::string(testing::kSmall) + "[cc]\nalgorithm = \"cubic\"\n");
+  EXPECT_THAT(e, StartsWith("t.toml:6: cc.algorithm: unknown congestion-control algorithm 'cubic'; available: "));
+  EXPECT_THAT(e, HasSubstr("dcqcn"));
+}
+
+TEST(ScenarioErrors, BadCcParameterGivesTheAlgorithmsMessageAtItsLine) {
+  const std::string e = load_error(std::string(testing::kSmall) + "[cc]\nalgorithm = \"dcqcn\"\n[cc.params]\n"
+                                   "rp_no_such_knob = 3\n");
+  EXPECT_THAT(e, StartsWith("t.toml:8: cc.params.rp_no_such_knob: dcqcn: unknown parameter 'rp_no_such_knob'"));
+  EXPECT_EQ(e.find('\n'), std::string::npos) << "one line";
+}
+
+TEST(ScenarioErrors, SwitchValidationRunsAtLoad) {
+  // Inverted WRED thresholds: the switch's own validate() refuses them.
+  const std::string e = load_error(std::string(testing::kSmall) + R"(
+[switch.wred_profile]
+green_min_threshold = "2MB"
+green_max_threshold = "1MB"
+)");
+  EXPECT_THAT(e, StartsWith("t.toml:6: switch: sw0: WRED_PROFILE queue3 green_min_threshold = 2000000 B is above "
+                            "green_max_threshold = 1000000 B"));
+}
+
+TEST(ScenarioErrors, DuplicateNodeNamesAndUnknownLinkEnd) {
+  const std::string dup = load_error(R"([topology]
+kind = "explicit"
+hosts = [{ name = "a" }, { name = "a" }]
+)");
+  EXPECT_EQ(dup, "t.toml:3: topology.hosts[1].name: 'a' is already the name of another node: expected unique names");
+  const std::string end = load_error(R"([topology]
+kind = "explicit"
+hosts = [{ name = "a" }, { name = "b" }]
+links = [{ a = "a", b = "c" }]
+)");
+  EXPECT_EQ(end, "t.toml:4: topology.links[0].b: 'c' is not a node: expected the name of a host or switch listed above");
+}
+
+TEST(ScenarioErrors, FaultOnALinkThatDoesNotExist) {
+  const std::string e = load_error(std::string(testing::kSmall) + R"(
+[[faults]]
+kind = "link_down"
+link = ["h0", "h1"]
+from = "1ms"
+)");
+  EXPECT_EQ(e, "t.toml:8: faults[0].link: [ 'h0', 'h1' ] is not a link of the topology: expected the names of two "
+               "connected nodes");
+}
+
+TEST(ScenarioErrors, UnreadableFile) {
+  Expected<Scenario> s = load_scenario("/nonexistent/x.toml");
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, "/nonexistent/x.toml: cannot be read: expected a scenario file (TOML)");
+}
+
+TEST(ScenarioErrors, SmallScenarioLoads) { EXPECT_EQ(load_ok(testing::kSmall).topology.hosts.size(), 4u); }
+
+}  // namespace
+}  // namespace rtb::scenario
