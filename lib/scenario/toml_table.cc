@@ -41,7 +41,11 @@ const std::string* Origin::override_of(std::string_view path) const {
 std::string Origin::where(const toml::node* at, std::string_view path) const {
   if (const std::string* o = override_of(path)) return "--set " + *o;
   const uint32_t line = at != nullptr ? at->source().begin.line : 0;
-  return line > 0 ? fmt::format("{}:{}", file_, line) : file_;
+  if (line > 0) return fmt::format("{}:{}", file_, line);
+  for (const std::string& o : overridden_) {  // a table an override created on its way
+    if (covers(path, o)) return "--set " + o;
+  }
+  return file_;
 }
 
 std::string Origin::prefix(const toml::node* at, std::string_view path) const {
