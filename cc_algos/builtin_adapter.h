@@ -8,7 +8,8 @@
 //   static Decision start(const Params&, State&, const rtb_cc_flow_start&, Time now);
 //   static Decision on_timer(const Params&, State&, Time now);
 // and optionally on_cnp(P, S, now), on_ack(P, S, const rtb_cc_ack&, now),
-// on_bytes_sent(P, S, Bytes, now), np_config(P) -> NpParams.
+// on_bytes_sent(P, S, Bytes, now), np_config(P) -> NpParams,
+// describe(P, const S&, now, span<rtb_cc_state_field, 16>) -> fields written.
 #pragma once
 
 #include <new>
@@ -57,6 +58,10 @@ struct BuiltinAdapter {
     *out = A::on_bytes_sent(params(p), state(s), Bytes(bytes), Time::ps(now)).to_abi();
   }
   static void np(const void* p, rtb_cc_np_config* out) { *out = A::np_config(params(p)).to_abi(); }
+  static size_t describe(const void* p, const void* s, uint64_t now, rtb_cc_state_field* out) {
+    return A::describe(params(p), *static_cast<const S*>(s), Time::ps(now),
+                       std::span<rtb_cc_state_field, RTB_CC_MAX_STATE_FIELDS>(out, RTB_CC_MAX_STATE_FIELDS));
+  }
 
   static constexpr rtb_cc_ops make() {
     rtb_cc_ops ops{};
@@ -75,6 +80,7 @@ struct BuiltinAdapter {
     if constexpr (requires { &A::on_ack; }) ops.on_ack = &ack;
     if constexpr (requires { &A::on_bytes_sent; }) ops.on_bytes_sent = &bytes_sent;
     if constexpr (requires { &A::np_config; }) ops.np_config = &np;
+    if constexpr (requires { &A::describe; }) ops.describe_state = &describe;
     return ops;
   }
 };

@@ -85,4 +85,12 @@ NpParams Controller::np_params() const {
   return NpParams::from_abi(c);
 }
 
+Controller::StateView Controller::describe_state(const void* state, Time now) const {
+  StateView v;
+  if (algorithm_.ops().describe_state == nullptr) return v;
+  v.count = algorithm_.ops().describe_state(params_.get(), state, now.ps(), v.fields.data());
+  if (v.count > RTB_CC_MAX_STATE_FIELDS) v.count = RTB_CC_MAX_STATE_FIELDS;
+  return v;
+}
+
 }  // namespace rtb::cc

@@ -2,6 +2,7 @@
 // stage calls, once per event, with the flow's state (from a FlowTable) and `now`.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <span>
@@ -47,6 +48,13 @@ class Controller {
 
   // The receiver's CNP settings (the algorithm's np_* parameters, or mlx5 defaults).
   NpParams np_params() const;
+
+  // The algorithm's typed state of a flow as named numbers (empty without the hook).
+  struct StateView {
+    std::array<rtb_cc_state_field, RTB_CC_MAX_STATE_FIELDS> fields{};
+    size_t count = 0;
+  };
+  StateView describe_state(const void* state, Time now) const;
 
   const void* params_blob() const { return params_.get(); }
 

@@ -1,4 +1,4 @@
-/* rocetb congestion-control plug-in ABI, version 1.
+/* rocetb congestion-control plug-in ABI, version 2 (2 added describe_state).
  *
  * The one public header an out-of-tree algorithm compiles against. Plain C so that a
  * plug-in may be written in C or C++ and built by any compiler; rocetb's own built-in
@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define RTB_CC_ABI_VERSION 1u
+#define RTB_CC_ABI_VERSION 2u
 
 /* The symbol a plug-in exports: `const struct rtb_cc_ops* rtb_cc_plugin_ops(void)`. */
 #define RTB_CC_PLUGIN_SYMBOL "rtb_cc_plugin_ops"
@@ -113,6 +113,16 @@ typedef struct rtb_cc_np_config {
   uint32_t cnp_pcp;                  /* 0..7 */
 } rtb_cc_np_config;
 
+/* One named number of an algorithm's per-flow state, for time series and debugging:
+ * the name is a static string with its unit in it ("alpha", "rt_bps", "time_stage"). */
+typedef struct rtb_cc_state_field {
+  const char* name;
+  double value;
+} rtb_cc_state_field;
+
+/* Fields describe_state may write at most. */
+#define RTB_CC_MAX_STATE_FIELDS 16u
+
 typedef struct rtb_cc_ops {
   uint32_t abi_version; /* RTB_CC_ABI_VERSION */
   uint32_t feedback;    /* rtb_cc_feedback bits */
@@ -142,6 +152,11 @@ typedef struct rtb_cc_ops {
                         rtb_cc_decision* out);
   /* Optional (NULL: the datapath's defaults). Fills the receiver's CNP settings. */
   void (*np_config)(const void* params, rtb_cc_np_config* out);
+  /* Optional (NULL: no state in the results). Writes the flow's state as of now_ps into
+   * out[0..RTB_CC_MAX_STATE_FIELDS) without changing it, the same names in the same order
+   * every call, and returns how many it wrote. Pure, like every hook. */
+  size_t (*describe_state)(const void* params, const void* state, uint64_t now_ps,
+                           rtb_cc_state_field* out);
 } rtb_cc_ops;
 
 typedef const rtb_cc_ops* (*rtb_cc_plugin_ops_fn)(void);

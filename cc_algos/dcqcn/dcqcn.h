@@ -53,6 +53,9 @@ struct Dcqcn {
   static Decision on_cnp(const Params& p, State& s, Time now);
   static Decision on_bytes_sent(const Params& p, State& s, Bytes sent, Time now);
   static NpParams np_config(const Params& p) { return p.np; }
+  // alpha (0..1, caught up to now), rc_bps, rt_bps, time_stage, byte_stage.
+  static size_t describe(const Params& p, const State& s, Time now,
+                         std::span<rtb_cc_state_field, RTB_CC_MAX_STATE_FIELDS> out);
 
   // Exposed for tests: α after catching up to `now`, without changing the state.
   static uint32_t alpha_at(const Params& p, const State& s, Time now);

@@ -162,6 +162,12 @@ void on_cnp(const void* params, void* state, uint64_t now, rtb_cc_decision* out)
   decide(s, out);
 }
 
+// Optional: the state as named numbers for rocetb's time series.
+size_t describe_state(const void*, const void* state, uint64_t, rtb_cc_state_field* out) {
+  out[0] = {"rate_bps", static_cast<double>(static_cast<const State*>(state)->rate_bps)};
+  return 1;
+}
+
 const rtb_cc_ops kOps = {
     RTB_CC_ABI_VERSION,
     RTB_CC_FEEDBACK_CNP,
@@ -178,6 +184,7 @@ const rtb_cc_ops kOps = {
     nullptr,  // on_ack: no ACK feedback needed
     nullptr,  // on_bytes_sent
     nullptr,  // np_config: rocetb's defaults
+    describe_state,
 };
 
 }  // namespace

@@ -28,6 +28,11 @@ struct FixedRate {
   static Decision on_timer(const Params&, State& s, Time) {
     return Decision{s.rate, std::nullopt, Time::never()};
   }
+  static size_t describe(const Params&, const State& s, Time,
+                         std::span<rtb_cc_state_field, RTB_CC_MAX_STATE_FIELDS> out) {
+    out[0] = {"rate_bps", static_cast<double>(s.rate.bps())};
+    return 1;
+  }
 };
 
 }  // namespace rtb::cc

@@ -3,7 +3,9 @@
 // deadlines are never in the past.
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <map>
+#include <vector>
 
 #include "cc_algos/plugin_loader.h"
 #include "core/rng.h"
@@ -110,3 +112,49 @@ TEST(Contract, FlowsInOneTableAreIndependent) {
 
 }  // namespace
 }  // namespace rtb::cc::testing
+
+namespace rtb::cc {
+namespace {
+
+TEST(DescribeState, BuiltinsNameTheirStateAndReadWithoutChangingIt) {
+  Registry reg = Registry::with_builtins();
+  for (const char* name : {"dcqcn", "dcqcn_paper", "fixed_rate"}) {
+    auto algo = reg.find(name);
+    ASSERT_TRUE(algo.ok());
+    auto c = configure(algo.value(), {});
+    ASSERT_TRUE(c.ok());
+    auto flows = FlowTable::create(algo.value(), 1);
+    ASSERT_TRUE(flows.ok());
+    void* st = flows.value().state(0);
+    c.value().start(st, FlowStart{Rate::gbps(100)}, Time::zero());
+    if (algo.value().needs(Feedback::kCnp)) c.value().on_cnp(st, Time::us(3));
+    std::vector<std::byte> before(static_cast<const std::byte*>(st),
+                                  static_cast<const std::byte*>(st) + algo.value().state_bytes());
+    const Controller::StateView v = c.value().describe_state(st, Time::us(50));
+    EXPECT_GT(v.count, 0u) << name;
+    EXPECT_EQ(std::memcmp(before.data(), st, before.size()), 0) << name;
+    const Controller::StateView again = c.value().describe_state(st, Time::us(50));
+    ASSERT_EQ(again.count, v.count);
+    for (size_t i = 0; i < v.count; ++i) {
+      EXPECT_STREQ(v.fields[i].name, again.fields[i].name);
+      EXPECT_EQ(v.fields[i].value, again.fields[i].value);
+    }
+  }
+}
+
+TEST(DescribeState, DcqcnAlphaDecaysInTheViewAsInTheModel) {
+  Registry reg = Registry::with_builtins();
+  auto algo = reg.find("dcqcn");
+  auto c = configure(algo.value(), {});
+  auto flows = FlowTable::create(algo.value(), 1);
+  void* st = flows.value().state(0);
+  c.value().start(st, FlowStart{Rate::gbps(100)}, Time::zero());
+  c.value().on_cnp(st, Time::us(1));  // first CNP: alpha = rp_initial_alpha_value = 1023
+  const auto at = [&](Time t) { return c.value().describe_state(st, t).fields[0].value; };
+  EXPECT_STREQ(c.value().describe_state(st, Time::us(1)).fields[0].name, "alpha");
+  EXPECT_DOUBLE_EQ(at(Time::us(1)), 1023.0 / 1024.0);
+  EXPECT_LT(at(Time::us(200)), at(Time::us(20)));  // no more CNPs: alpha decays
+}
+
+}  // namespace
+}  // namespace rtb::cc

@@ -58,7 +58,9 @@ TEST(Plugin, RefusesWrongAbiVersion) {
   auto a = load_plugin(RTB_TEST_BAD_WRONG_ABI);
   ASSERT_FALSE(a.ok());
   EXPECT_THAT(a.error().message,
-              HasSubstr("is built for rocetb CC ABI version 2, but this rocetb uses version 1: rebuild it"));
+              HasSubstr("is built for rocetb CC ABI version " + std::to_string(RTB_CC_ABI_VERSION + 1) +
+                        ", but this rocetb uses version " + std::to_string(RTB_CC_ABI_VERSION) +
+                        ": rebuild it"));
 }
 
 TEST(Plugin, RefusesUnreasonableStateSizes) {

@@ -65,7 +65,8 @@ TEST(CheckOps, RefusesEachDefect) {
   EXPECT_THAT(check_ops(nullptr, "x.so").message(), HasSubstr("returned no ops table"));
   rtb_cc_ops o = good_ops();
   o.abi_version = 0;
-  expect_refused(o, "CC ABI version 0, but this rocetb uses version 1");
+  expect_refused(o, ("CC ABI version 0, but this rocetb uses version " +
+                     std::to_string(RTB_CC_ABI_VERSION)).c_str());
   o = good_ops();
   o.name = "Bad Name";
   expect_refused(o, "a-z, 0-9 and _");
