@@ -1,10 +1,14 @@
-// The rocetb command: one subcommand per job. A subcommand appears in --help only once the
-// job it runs exists.
+// The rocetb command: one subcommand per job (apps/commands.h).
 #include <CLI/CLI.hpp>
 
+#include "apps/commands.h"
+
 int main(int argc, char** argv) {
-  CLI::App app{"rocetb: a kernel-bypass RoCEv2 congestion-control testbed on DPDK"};
+  CLI::App app{"rocetb: a RoCEv2 congestion-control testbed on DPDK (real frames, closed loop)"};
   app.require_subcommand(1);
+  const rtb::apps::Command run = rtb::apps::add_run_command(app, argc, argv);
+  const rtb::apps::Command frames = rtb::apps::add_frames_command(app);
   CLI11_PARSE(app, argc, argv);
-  return 0;
+  if (app.got_subcommand("run")) return run();
+  return frames();
 }

@@ -1,0 +1,92 @@
+// rocetb run SCENARIO [--out DIR] [--seed N] [--set KEY=VALUE ...] [--cc ALGORITHM]
+//
+// Loads and validates the scenario (every error names file, line, key and value), runs it
+// in virtual time, writes the results folder and prints a short table.
+#include <fmt/chrono.h>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "apps/commands.h"
+#include "cc_algos/registry.h"
+#include "runtime/pool/eal.h"
+#include "scenario/load.h"
+#include "testbed/results.h"
+#include "testbed/run.h"
+
+namespace rtb::apps {
+namespace {
+
+struct RunArgs {
+  std::string scenario;
+  std::string out;
+  std::optional<uint64_t> seed;
+  std::vector<std::string> set;
+  std::string cc;
+};
+
+std::string default_out_dir(const std::string& name) {
+  const std::time_t now = std::time(nullptr);
+  return fmt::format("results/{}-{:%Y%m%d-%H%M%S}", name, fmt::localtime(now));
+}
+
+int run(const RunArgs& a, const std::string& command_line) {
+  std::vector<std::string> overrides = a.set;
+  if (!a.cc.empty()) overrides.push_back("cc.algorithm=\"" + a.cc + "\"");
+  auto s = scenario::load_scenario(a.scenario, overrides, a.seed);
+  if (!s) {
+    std::fprintf(stderr, "rocetb: %s\n", s.error().message.c_str());
+    return 2;
+  }
+  for (const std::string& w : s.value().warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  if (s.value().run.clock != scenario::Clock::kVirtual) {
+    std::fprintf(stderr, "rocetb: %s: run.clock = \"realtime\" is not available yet: use "
+                 "\"virtual\"\n", a.scenario.c_str());
+    return 2;
+  }
+  cc::Registry registry = cc::Registry::with_builtins();
+  auto report = testbed::run_virtual(s.value(), registry, command_line);
+  if (!report) {
+    std::fprintf(stderr, "rocetb: %s\n", report.error().message.c_str());
+    return 1;
+  }
+  const std::string out = a.out.empty() ? default_out_dir(s.value().name) : a.out;
+  if (Status st = testbed::write_results(out, s.value(), report.value()); !st) {
+    std::fprintf(stderr, "rocetb: %s\n", st.message().c_str());
+    return 1;
+  }
+  testbed::print_table(std::cout, report.value());
+  std::cout << "results: " << out << "\n";
+  (void)runtime::stop_eal();
+  return 0;
+}
+
+}  // namespace
+
+Command add_run_command(CLI::App& app, int argc, char** argv) {
+  auto args = std::make_shared<RunArgs>();
+  std::string command_line;
+  for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
+  CLI::App* cmd = app.add_subcommand("run", "run a scenario in virtual time and write its results");
+  cmd->add_option("scenario", args->scenario, "scenario file (TOML), e.g. scenarios/default.toml")
+      ->required()
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--out", args->out, "results folder (default results/<scenario>-<time>)");
+  cmd->add_option("--seed", args->seed, "override run.seed");
+  cmd->add_option("--set", args->set, "override any key: --set switch.buffer_pool.size=8MB")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--cc", args->cc,
+                  "congestion control: a registered name (dcqcn, dcqcn_paper, fixed_rate) or a "
+                  "plug-in .so path (same as --set cc.algorithm=...)");
+  return [args, command_line] { return run(*args, command_line); };
+}
+
+}  // namespace rtb::apps
