@@ -1,0 +1,97 @@
+#include "testbed/run.h"
+
+#include <rte_version.h>
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <optional>
+
+#include "runtime/pool/eal.h"
+#include "runtime/pool/mbuf_pool_set.h"
+#include "testbed/pool_plan.h"
+#include "testbed/summary.h"
+#include "testbed/testbed.h"
+#include "testbed/version.h"
+#include "wire/payload_pattern.h"
+
+namespace rtb::testbed {
+namespace {
+
+// The EAL starts once per process, sized for the first run plus room for later ones
+// (tests run several scenarios in one process).
+Status ensure_eal(const runtime::PoolSizes& sizes) {
+  if (runtime::eal_running()) return {};
+  runtime::EalOptions eal;
+  eal.pool_bytes = std::max<uint64_t>(sizes.memory_bytes() * 2, 512ull << 20);
+  return runtime::start_eal(eal);
+}
+
+nlohmann::ordered_json pools_json(const runtime::PoolSizes& z, const runtime::PoolSet& p) {
+  return {{"data_mbufs", z.data_count},      {"data_room_bytes", z.data_room},
+          {"control_mbufs", z.control_count}, {"control_room_bytes", z.control_room},
+          {"data_peak_in_use", p.data().peak_in_use()},
+          {"control_peak_in_use", p.control().peak_in_use()}};
+}
+
+nlohmann::ordered_json run_json(const std::string& command_line, double wall, Time simulated,
+                                uint64_t hops, uint64_t polls) {
+  nlohmann::ordered_json j;
+  j["command_line"] = command_line;
+  j["rocetb_version"] = kVersion;
+  j["commit"] = kCommit;
+  j["dpdk_version"] = rte_version();
+  j["compiler"] = __VERSION__;
+  j["eal_arguments"] = runtime::eal_arguments_used();
+  j["wall_seconds"] = wall;
+  j["simulated_ns"] = simulated.ns();
+  j["stage_polls"] = polls;
+  j["frame_hops"] = hops;
+  j["frame_hops_per_second"] = wall > 0 ? static_cast<double>(hops) / wall : 0.0;
+  j["simulated_seconds_per_wall_second"] = wall > 0 ? simulated.s_f() / wall : 0.0;
+  return j;
+}
+
+uint32_t g_runs = 0;  // pool names must be unique in the process
+
+}  // namespace
+
+Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
+                                const std::string& command_line) {
+  auto sizes = runtime::size_pools(pool_config(s));
+  if (!sizes) return Error{"sizing the mbuf pools: " + sizes.error().message};
+  if (Status st = ensure_eal(sizes.value()); !st) return Error{st.message()};
+  auto pools = runtime::PoolSet::create(sizes.value(), &wire::payload_byte,
+                                        fmt::format("run{}", g_runs++));
+  if (!pools) return Error{pools.error().message};
+  auto algorithm = registry.resolve(s.cc.algorithm);
+  if (!algorithm) return Error{"cc.algorithm: " + algorithm.error().message};
+  auto cc = cc::configure(algorithm.value(), s.cc.params);
+  if (!cc) return Error{"cc: " + cc.error().message};
+
+  RunReport report;
+  {
+    auto testbed = Testbed::build(s, pools.value(), cc.value());
+    if (!testbed) return Error{testbed.error().message};
+    Testbed& t = *testbed.value();
+    Sampler sampler(t, s.run.sample_interval, s.run.warmup, s.run.duration);
+    t.scheduler().add(sampler);
+    const auto wall_start = std::chrono::steady_clock::now();
+    const runtime::RunStats stats = t.scheduler().run(s.run.duration);
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+    const Time end = stats.idle ? stats.simulated : s.run.duration;
+    report.summary = summarize(t, sampler, end);
+    report.run = run_json(command_line, wall, end, t.frame_hops(), stats.polls);
+    report.run["pools"] = pools_json(sizes.value(), pools.value());
+    report.flow_samples = sampler.flow_samples();
+    report.queue_samples = sampler.queue_samples();
+    report.cc_state_names = sampler.cc_state_names();
+  }  // the testbed drains every queue and link here
+  if (Status st = pools.value().check_no_leaks(); !st) {
+    return Error{"internal error: mbufs leaked by the run: " + st.message()};
+  }
+  return report;
+}
+
+}  // namespace rtb::testbed

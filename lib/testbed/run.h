@@ -1,0 +1,31 @@
+// One virtual-time run of a scenario, start to finish: size the pools, start the EAL (once
+// per process), build the testbed, run it for the scenario's duration with the sampler,
+// summarize, drain, and check that every mbuf came back.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "cc_algos/registry.h"
+#include "core/error.h"
+#include "scenario/scenario.h"
+#include "testbed/sampler.h"
+
+namespace rtb::testbed {
+
+struct RunReport {
+  nlohmann::ordered_json summary;  // deterministic (summary.h)
+  nlohmann::ordered_json run;      // wall time, speed, versions, pools: not deterministic
+  std::vector<FlowSample> flow_samples;
+  std::vector<QueueSample> queue_samples;
+  std::vector<std::string> cc_state_names;
+};
+
+// `command_line` is recorded in run.json.
+Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
+                                const std::string& command_line);
+
+}  // namespace rtb::testbed

@@ -1,0 +1,101 @@
+#include "testbed/sampler.h"
+
+#include <algorithm>
+
+namespace rtb::testbed {
+
+Sampler::Sampler(Testbed& testbed, Time interval, Time warmup, Time end)
+    : Stage("sampler"), t_(testbed), interval_(interval), warmup_(warmup), end_(end),
+      next_(interval) {
+  const scenario::Scenario& s = t_.scenario();
+  for (const scenario::Flow& f : s.flows) priorities_ |= static_cast<uint8_t>(1u << f.priority);
+  last_bytes_.assign(s.flows.size(), 0);
+  at_warmup_.assign(s.flows.size(), 0);
+  warmup_taken_ = warmup_ == Time::zero();
+  depth_.resize(s.topology.switches.size());
+  for (size_t i = 0; i < depth_.size(); ++i) depth_[i].resize(s.topology.switches[i].port_links.size());
+}
+
+void Sampler::poll(Time now) {
+  if (now < next_) return;
+  if (!warmup_taken_ && now >= warmup_) {
+    for (size_t f = 0; f < at_warmup_.size(); ++f) {
+      const FlowQps& q = t_.flow_qps(static_cast<uint32_t>(f));
+      at_warmup_[f] = t_.host(t_.scenario().flows[f].dst).qp(q.dst_qp).counters.payload_bytes_received;
+    }
+    warmup_taken_ = true;
+  }
+  sample_flows(now);
+  sample_queues(now);
+  next_ = next_ + interval_;
+  if (next_ > end_) next_ = Time::never();
+}
+
+void Sampler::sample_flows(Time now) {
+  const scenario::Scenario& s = t_.scenario();
+  for (uint32_t f = 0; f < s.flows.size(); ++f) {
+    const FlowQps& q = t_.flow_qps(f);
+    const host::Host& src = t_.host(s.flows[f].src);
+    const host::QueuePair& qp = src.qp(q.src_qp);
+    const uint64_t bytes = t_.host(s.flows[f].dst).qp(q.dst_qp).counters.payload_bytes_received;
+    FlowSample x;
+    x.at = now;
+    x.flow = f;
+    x.cc_rate = qp.rate;
+    x.throughput_gbps = static_cast<double>(bytes - last_bytes_[f]) * 8.0 / interval_.s_f() / 1e9;
+    x.bytes_received = bytes;
+    x.cnp_handled = qp.counters.cnp_handled;
+    const cc::Controller::StateView v = src.controller().describe_state(src.cc_state(q.src_qp), now);
+    for (size_t i = 0; i < v.count; ++i) x.cc_state.push_back(v.fields[i].value);
+    last_bytes_[f] = bytes;
+    flows_.push_back(std::move(x));
+  }
+}
+
+void Sampler::sample_queues(Time now) {
+  for (uint32_t sw = 0; sw < depth_.size(); ++sw) {
+    const sw::SwitchCounters c = t_.switch_at(sw).counters(now);
+    for (uint16_t port = 0; port < depth_[sw].size(); ++port) {
+      uint64_t total = 0;
+      for (uint8_t q = 0; q < sw::kPriorities; ++q) {
+        const sw::QueueCounters& qc = c.ports[port].queues[q];
+        total += qc.depth_bytes;
+        if (((priorities_ >> q) & 1u) == 0) continue;
+        queues_.push_back(QueueSample{now, sw, port, q, qc.depth_bytes, qc.ecn_marked_packets,
+                                      qc.dropped_packets, !t_.switch_tx(sw, port).may_start(q, now)});
+      }
+      if (now >= warmup_) depth_[sw][port].push_back(total);
+    }
+  }
+}
+
+std::vector<std::string> Sampler::cc_state_names() const {
+  std::vector<std::string> names;
+  const scenario::Scenario& s = t_.scenario();
+  if (s.flows.empty()) return names;
+  const host::Host& h = t_.host(s.flows[0].src);
+  const auto v = h.controller().describe_state(h.cc_state(t_.flow_qps(0).src_qp), Time::zero());
+  for (size_t i = 0; i < v.count; ++i) names.emplace_back(v.fields[i].name);
+  return names;
+}
+
+DepthStats Sampler::port_depth(uint32_t sw, uint16_t port) const {
+  std::vector<uint64_t> v = depth_[sw][port];
+  DepthStats d;
+  if (v.empty()) return d;
+  std::sort(v.begin(), v.end());
+  uint64_t sum = 0;
+  for (uint64_t x : v) sum += x;
+  d.mean = static_cast<double>(sum) / static_cast<double>(v.size());
+  // Nearest-rank percentiles: the ceil(p N)-th smallest sample.
+  const auto rank = [&](size_t percent) {
+    const size_t r = (percent * v.size() + 99) / 100;
+    return v[std::max<size_t>(r, 1) - 1];
+  };
+  d.p50 = rank(50);
+  d.p99 = rank(99);
+  d.max = v.back();
+  return d;
+}
+
+}  // namespace rtb::testbed
