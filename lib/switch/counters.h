@@ -23,6 +23,7 @@ struct QueueCounters {
   uint64_t ecn_marked_packets = 0;  // SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS
   uint64_t wred_dropped_packets = 0;  // SAI_QUEUE_STAT_WRED_DROPPED_PACKETS
   uint64_t depth_bytes = 0;         // SAI_QUEUE_STAT_CURR_OCCUPANCY_BYTES (now)
+  uint64_t depth_frames = 0;        // frames queued now
   uint64_t watermark_bytes = 0;     // SAI_QUEUE_STAT_WATERMARK_BYTES
 };
 

@@ -269,6 +269,7 @@ SwitchCounters Switch::counters(Time now) const {
     PortCounters& pc = c.ports[p];
     for (uint8_t i = 0; i < kPriorities; ++i) {
       pc.queues[i].depth_bytes = queues_.bytes(qid(p, i));
+      pc.queues[i].depth_frames = queues_.frames(qid(p, i));
       pc.queues[i].watermark_bytes = queues_.watermark_bytes(qid(p, i));
       const PgUsage& u = mmu_.pg_usage(p, i);
       const uint64_t reserved = cells_for(config_.pg[i].size.count(), cell);

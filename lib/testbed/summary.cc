@@ -78,7 +78,11 @@ ordered_json port_json(const Testbed& t, const Sampler& sampler, uint32_t sw, ui
   j["ecn_marked"] = marked;
   j["drops"] = drops;
   j["drops_by_reason"] = std::move(by_reason);
+  j["rx_frames"] = c.rx_ok;
   j["tx_frames"] = c.tx_ok;
+  uint64_t queued = 0;
+  for (const sw::QueueCounters& q : c.queues) queued += q.depth_frames;
+  j["queued_frames"] = queued;
   const DepthStats d = sampler.port_depth(sw, p);
   j["queue_bytes"] = ordered_json{{"mean", d.mean}, {"p50", d.p50}, {"p99", d.p99}, {"max", d.max}};
   return j;

@@ -18,14 +18,19 @@ constexpr uint32_t kUdpBytes = 8;
 // The largest IPv4 packet plus the prefix; one buffer per thread, allocated once.
 thread_local std::array<uint8_t, kIcrcPrefixBytes + 65536> t_masked;
 
+// The scalar table path needs no EAL and logs nothing: the default until use_fast_crc().
+std::once_flag g_alg_once;
+
 void select_crc_alg() {
-  // The scalar table path needs no EAL and logs nothing. A process that has initialised
-  // EAL may switch to RTE_NET_CRC_SSE42 itself; results are identical.
-  static std::once_flag once;
-  std::call_once(once, [] { rte_net_crc_set_alg(RTE_NET_CRC_SCALAR); });
+  std::call_once(g_alg_once, [] { rte_net_crc_set_alg(RTE_NET_CRC_SCALAR); });
 }
 
 }  // namespace
+
+void use_fast_crc() {
+  select_crc_alg();
+  rte_net_crc_set_alg(RTE_NET_CRC_SSE42);  // falls back to scalar without PCLMULQDQ
+}
 
 uint32_t crc32_eth(const uint8_t* p, uint32_t n) {
   select_crc_alg();

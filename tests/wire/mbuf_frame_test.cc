@@ -6,6 +6,7 @@
 #include <rte_mempool.h>
 
 #include "tests/wire/test_util.h"
+#include "wire/icrc.h"
 #include "wire/mbuf_frame.h"
 #include "wire/opcode.h"
 #include "wire/parser.h"
@@ -92,6 +93,35 @@ TEST(MbufFrame, ControlFrames) {
   EXPECT_EQ(p.pfc_quanta[0], 7);
   rte_pktmbuf_free(m);
   rte_mempool_free(mp);
+}
+
+}  // namespace
+}  // namespace rtb::wire
+
+namespace rtb::wire {
+namespace {
+
+// With EAL up, the SSE4.2/PCLMULQDQ CRC path: the same values as the scalar path (the
+// CRC-32 check value, and builder ICRCs against the bit-by-bit definition).
+uint32_t crc32_bitwise(const uint8_t* p, uint32_t n) {
+  uint32_t crc = 0xFFFFFFFFu;
+  for (uint32_t i = 0; i < n; ++i) {
+    crc ^= p[i];
+    for (int b = 0; b < 8; ++b) crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+  }
+  return ~crc;
+}
+
+TEST(FastCrc, VectorPathAgreesWithTheDefinition) {
+  use_fast_crc();
+  const uint8_t check[] = {'1', '2', '3', '4', '5', '6', '7', '8', '9'};
+  EXPECT_EQ(crc32_eth(check, 9), 0xCBF43926u);
+  std::vector<uint8_t> buf(4200);
+  uint64_t x = 42;
+  for (uint8_t& b : buf) b = static_cast<uint8_t>((x = x * 6364136223846793005ULL + 1) >> 56);
+  for (uint32_t n : {0u, 1u, 15u, 16u, 17u, 63u, 64u, 1082u, 4200u}) {
+    EXPECT_EQ(crc32_eth(buf.data(), n), crc32_bitwise(buf.data(), n)) << n;
+  }
 }
 
 }  // namespace

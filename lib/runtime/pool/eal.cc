@@ -1,5 +1,7 @@
 #include "runtime/pool/eal.h"
 
+#include "wire/icrc.h"
+
 #include <rte_eal.h>
 #include <rte_errno.h>
 
@@ -107,6 +109,7 @@ Status start_eal(const EalOptions& options) {
   }
   g_state = EalState::kRunning;
   g_runtime_dir = rte_eal_get_runtime_dir();
+  wire::use_fast_crc();
   std::atexit(remove_runtime_dir_if_empty);
   return {};
 }

@@ -1,0 +1,186 @@
+// Whole scenarios in virtual time, asserted from their summaries and time series
+// (issue 7): determinism, conservation, losslessness, the DCQCN loop, fixed rate.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "cc_algos/registry.h"
+#include "scenario/load.h"
+#include "testbed/run.h"
+#include "testbed/summary.h"
+
+namespace rtb::testbed {
+namespace {
+
+using nlohmann::ordered_json;
+
+std::string source_root() {
+  const char* r = std::getenv("ROCETB_SOURCE_ROOT");
+  return r != nullptr ? r : ".";
+}
+
+RunReport run_text(const std::string& text, std::vector<std::string> overrides = {}) {
+  auto s = scenario::load_scenario_text(text, source_root() + "/scenarios/test.toml", overrides);
+  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
+  cc::Registry registry = cc::Registry::with_builtins();
+  auto r = run_virtual(s.value(), registry, "testbed_test");
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return std::move(r).value();
+}
+
+RunReport run_file(const std::string& file, std::vector<std::string> overrides = {}) {
+  auto s = scenario::load_scenario(source_root() + "/scenarios/" + file, overrides);
+  EXPECT_TRUE(s.ok()) << (s.ok() ? "" : s.error().message);
+  cc::Registry registry = cc::Registry::with_builtins();
+  auto r = run_virtual(s.value(), registry, "testbed_test");
+  EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
+  return std::move(r).value();
+}
+
+const char* kIncast = R"(
+[run]
+duration = "2ms"
+warmup = "500us"
+[topology]
+kind = "single_switch"
+hosts = 5
+rate = "100Gbps"
+[cc]
+algorithm = "dcqcn"
+[[traffic]]
+pattern = "incast"
+receiver = "h4"
+senders = 4
+bytes = "2MB"
+)";
+
+TEST(Testbed, SameScenarioAndSeedGiveAByteIdenticalSummary) {
+  const RunReport a = run_text(kIncast);
+  const RunReport b = run_text(kIncast);
+  EXPECT_EQ(a.summary.dump(2), b.summary.dump(2));
+  EXPECT_NE(a.summary.dump(2), run_text(kIncast, {"run.seed=9"}).summary.dump(2));
+  EXPECT_NE(a.run["wall_seconds"], nullptr);
+}
+
+uint64_t total(const ordered_json& ports, const char* key) {
+  uint64_t n = 0;
+  for (const auto& p : ports) {
+    if (p[key].is_array()) {
+      for (const auto& v : p[key]) n += v.get<uint64_t>();
+    } else {
+      n += p[key].get<uint64_t>();
+    }
+  }
+  return n;
+}
+
+TEST(Testbed, EveryFlowDeliversWhatItSentOnceWithRetransmissionsCountedApart) {
+  // A lossy link (1 % of frames dropped both ways) and PFC: all bytes arrive, once.
+  const RunReport r = run_text(std::string(kIncast) + R"(
+[[faults]]
+kind = "drop"
+link = ["h0", "sw0"]
+probability = 0.01
+)", {"run.duration=\"6ms\"", "host.local_ack_timeout=4"});
+  for (const auto& f : r.summary["flows"]) {
+    EXPECT_EQ(f["bytes"].get<uint64_t>(), 2'000'000u) << f.dump();
+    EXPECT_FALSE(f["fct_ns"].is_null()) << f.dump();
+  }
+  EXPECT_GT(r.summary["flows"][0]["retransmissions"].get<uint64_t>() +
+                r.summary["flows"][1]["retransmissions"].get<uint64_t>() +
+                r.summary["flows"][2]["retransmissions"].get<uint64_t>() +
+                r.summary["flows"][3]["retransmissions"].get<uint64_t>(),
+            0u);
+  EXPECT_GT(r.summary["totals"]["drops"].get<uint64_t>(), 0u);
+}
+
+TEST(Testbed, FramesAreConservedInEverySwitch) {
+  // Every frame a switch received is forwarded, dropped (counted by reason), or still
+  // queued; and every data frame a host sent reached its peer, a switch, or a drop.
+  const RunReport r = run_file("alltoall_leafspine.toml", {"run.duration=\"1ms\""});
+  for (const auto& sw : r.summary["switches"]) {
+    EXPECT_GT(total(sw["ports"], "tx_frames"), 0u);
+    EXPECT_EQ(total(sw["ports"], "rx_frames"),
+              total(sw["ports"], "tx_frames") + total(sw["ports"], "drops") +
+                  total(sw["ports"], "queued_frames") + total(sw["ports"], "pfc_rx_frames"))
+        << sw["name"];
+  }
+}
+
+TEST(Testbed, SixteenToOneWithPfcLosesNothing) {
+  const RunReport r = run_file("incast16_pfc.toml");
+  const auto& t = r.summary["totals"];
+  EXPECT_GT(t["pfc_frames"].get<uint64_t>(), 0u);
+  for (const auto& f : r.summary["flows"]) {
+    EXPECT_FALSE(f["fct_ns"].is_null()) << f.dump();
+    EXPECT_EQ(f["retransmissions"].get<uint64_t>(), 0u);
+  }
+  for (const auto& p : r.summary["switches"][0]["ports"]) {
+    EXPECT_FALSE(p["drops_by_reason"].contains("LOSSLESS_HEADROOM_FULL")) << p.dump();
+  }
+  EXPECT_EQ(t["drops"].get<uint64_t>(), 0u);
+}
+
+TEST(Testbed, SixteenToOneWithoutPfcDropsRetransmitsAndStillCompletes) {
+  const RunReport r = run_file("incast16_nopfc.toml");
+  const auto& t = r.summary["totals"];
+  EXPECT_EQ(t["pfc_frames"].get<uint64_t>(), 0u);
+  EXPECT_GT(t["drops"].get<uint64_t>(), 0u);
+  EXPECT_GT(t["retransmissions"].get<uint64_t>(), 0u);
+  for (const auto& f : r.summary["flows"]) {
+    EXPECT_FALSE(f["fct_ns"].is_null()) << f.dump();
+    EXPECT_EQ(f["bytes"].get<uint64_t>(), 1'000'000u);
+    EXPECT_FALSE(f["failed"].get<bool>());
+  }
+}
+
+// Mean achieved throughput of each flow over samples in [from, to), from flows.csv's data.
+std::map<uint32_t, double> mean_throughput(const RunReport& r, Time from, Time to) {
+  std::map<uint32_t, double> sum;
+  std::map<uint32_t, int> n;
+  for (const FlowSample& s : r.flow_samples) {
+    if (s.at < from || s.at >= to) continue;
+    sum[s.flow] += s.throughput_gbps;
+    ++n[s.flow];
+  }
+  for (auto& [f, v] : sum) v /= n[f];
+  return sum;
+}
+
+TEST(Testbed, DcqcnGivesTwoFlowsFairSharesAfterTheSecondJoins) {
+  const RunReport r = run_file("fairness.toml");
+  // The second half of the run (the second flow joined at 10 ms of 40).
+  const auto mean = mean_throughput(r, Time::ms(20), Time::ms(40));
+  ASSERT_EQ(mean.size(), 2u);
+  const double fair = (mean.at(0) + mean.at(1)) / 2;
+  EXPECT_GT(fair, 40.0);  // the link is used (1,024 of 1,106 wire bytes are payload)
+  for (const auto& [f, v] : mean) EXPECT_NEAR(v, fair, 0.1 * fair) << "flow " << f;
+  EXPECT_GE(jain_fairness({mean.at(0), mean.at(1)}), 0.99);
+}
+
+TEST(Testbed, DcqcnKeepsTheIncastQueueBelowTheXoffPointWithMarksAndCnps) {
+  const RunReport r = run_file("default.toml");
+  const auto& t = r.summary["totals"];
+  EXPECT_GT(t["cnp_sent"].get<uint64_t>(), 0u);
+  EXPECT_GT(t["ecn_mark_rate"].get<double>(), 0.0);
+  const auto& to_receiver = r.summary["switches"][0]["ports"][8];
+  EXPECT_LT(to_receiver["queue_bytes"]["p99"].get<uint64_t>(), 2'400'000u);  // static_th
+  for (const auto& h : r.summary["hosts"]) {
+    if (h["name"] == "h8") continue;
+    EXPECT_GT(h["rp_cnp_handled"].get<uint64_t>(), 0u) << h.dump();
+  }
+}
+
+TEST(Testbed, FixedRateAtLineRateFillsTheBufferAndTriggersPfc) {
+  const RunReport r = run_file("fixed_rate.toml", {"run.duration=\"4ms\""});
+  EXPECT_GT(r.summary["totals"]["pfc_frames"].get<uint64_t>(), 0u);
+  const auto& to_receiver = r.summary["switches"][0]["ports"][8];
+  EXPECT_GT(to_receiver["queue_bytes"]["max"].get<uint64_t>(), 1'200'000u);  // past Kmax
+  for (const auto& h : r.summary["hosts"]) EXPECT_EQ(h["rp_cnp_handled"].get<uint64_t>(), 0u);
+}
+
+}  // namespace
+}  // namespace rtb::testbed
