@@ -57,7 +57,8 @@ class Host final : public runtime::Stage {
 
   // Returns the new QP's index (its QPN is config.first_qpn + index).
   Expected<uint32_t> add_qp(const QpSpec& spec);
-  // A message of `bytes` on QP `qp`, not sent before `start`; in start order per QP.
+  // A message of `bytes` (at most Requester::kMaxMessageBytes) on QP `qp`, not sent
+  // before `start`; in start order per QP.
   void post(uint32_t qp, uint64_t bytes, Time start);
 
   ~Host() override;

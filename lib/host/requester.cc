@@ -37,6 +37,7 @@ Requester::Requester(const RequesterConfig& config)
       max_sent_(next_post_psn_) {}
 
 void Requester::post(uint64_t bytes, Time start) {
+  assert(bytes <= kMaxMessageBytes);
   const uint64_t frames = bytes == 0 ? 1 : (bytes + config_.path_mtu - 1) / config_.path_mtu;
   messages_.push_back(MessageRecord{bytes, start, Time::never(), next_post_psn_,
                                     static_cast<uint32_t>(frames)});

@@ -66,7 +66,10 @@ class Requester {
  public:
   explicit Requester(const RequesterConfig& config);
 
-  // Messages are posted in start order before or during the run.
+  // Messages are posted in start order before or during the run; at most
+  // kMaxMessageBytes each (IBTA's 2^31, which also keeps a message's PSNs within half
+  // the PSN space at every path MTU).
+  static constexpr uint64_t kMaxMessageBytes = 1ull << 31;
   void post(uint64_t bytes, Time start);
 
   // A frame may be sent now: not failed, and the next PSN's message has started.

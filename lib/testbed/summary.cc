@@ -11,6 +11,11 @@ double gbps(uint64_t bytes, Time span) {
   return span == Time::zero() ? 0.0 : static_cast<double>(bytes) * 8.0 / span.s_f() / 1e9;
 }
 
+// When the flow's last message was acknowledged (never while any is outstanding).
+Time completion(const host::QueuePair& qp) {
+  return qp.requester.done() ? qp.requester.messages().back().completed : Time::never();
+}
+
 struct FlowFigures {
   uint64_t delivered = 0;
   double throughput_gbps = 0;
@@ -24,8 +29,7 @@ FlowFigures flow_figures(const Testbed& t, const Sampler& sampler, uint32_t f, T
   const host::QueuePair& src = t.host(flow.src).qp(t.flow_qps(f).src_qp);
   FlowFigures out;
   out.delivered = t.host(flow.dst).qp(t.flow_qps(f).dst_qp).counters.payload_bytes_received;
-  const Time done = src.requester.messages().empty() ? Time::never()
-                                                     : src.requester.messages()[0].completed;
+  const Time done = completion(src);
   if (!done.is_never()) {
     out.throughput_gbps = gbps(out.delivered, done - flow.start);
     return out;
@@ -40,7 +44,7 @@ ordered_json flow_json(const Testbed& t, uint32_t f, const FlowFigures& fig) {
   const scenario::Flow& flow = s.flows[f];
   const host::Host& src_host = t.host(flow.src);
   const host::QueuePair& qp = src_host.qp(t.flow_qps(f).src_qp);
-  const Time done = qp.requester.messages()[0].completed;
+  const Time done = completion(qp);
   ordered_json j;
   j["id"] = flow.id;
   j["src"] = s.topology.hosts[flow.src].name;

@@ -15,10 +15,14 @@ std::string node_name(const scenario::Scenario& s, NodeRef n) {
                                    : s.topology.switches[n.index].name;
 }
 
-// Bytes a long-lived flow posts: more than its line rate can move in the run.
-uint64_t long_lived_bytes(const scenario::Scenario& s, const scenario::HostNode& h) {
+// A long-lived flow is a stream of messages of this size, posted together: more than its
+// line rate can move in the run. (One message may not exceed 2^31 bytes, IBTA vol 1
+// §9.7.4, and its PSNs must stay within half the 24-bit PSN space to compare.)
+constexpr uint64_t kLongLivedMessage = 64ull << 20;
+
+uint64_t long_lived_messages(const scenario::Scenario& s, const scenario::HostNode& h) {
   const Rate line = s.topology.links[h.link].rate;
-  return line.bytes_in(s.run.duration).count() * 2 + (1u << 20);
+  return line.bytes_in(s.run.duration).count() / kLongLivedMessage + 1;
 }
 
 }  // namespace
@@ -144,7 +148,16 @@ Status Testbed::make_flows() {
     if (!qa) return Error{fmt::format("flow {}: {}", f.id, qa.error().message)};
     auto qb = b.add_qp(sb);
     if (!qb) return Error{fmt::format("flow {}: {}", f.id, qb.error().message)};
-    a.post(*qa, f.size ? f.size->count() : long_lived_bytes(s_, src), f.start);
+    if (f.size) {  // one message, or 1 GiB messages for a larger flow
+      uint64_t left = f.size->count();
+      do {
+        const uint64_t m = std::min<uint64_t>(left, 1ull << 30);
+        a.post(*qa, m, f.start);
+        left -= m;
+      } while (left > 0);
+    } else {
+      for (uint64_t m = long_lived_messages(s_, src); m > 0; --m) a.post(*qa, kLongLivedMessage, f.start);
+    }
     flow_qps_.push_back({*qa, *qb});
   }
   return {};
