@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cassert>
 
 namespace rtb::cc {
 
@@ -23,60 +24,106 @@ Expected<Pacer> Pacer::create(const PacerConfig& c) {
 }
 
 Pacer::Pacer(const PacerConfig& c)
-    : flows_(c.max_flows, Flow{0, 0, 0, kNil, kNil, 0, kIdle}),
-      slots_(size_t{1} << c.slots_log2, Slot{kNil, kNil}),
+    : flows_(c.max_flows, Flow{0, 0, 0, 0, 0, kIdle}),
+      queues_(uint64_t{1} << c.slots_log2, c.max_flows),
       busy_(uint64_t{1} << c.slots_log2),
       width_ps_(c.slot_width.ps()),
       mask_((uint64_t{1} << c.slots_log2) - 1),
       lag_ps_(c.max_lag.ps() == 0 ? c.slot_width.ps() : c.max_lag.ps()) {}
 
 size_t Pacer::wheel_bytes() const {
-  return slots_.size() * sizeof(Slot) + (mask_ + 1) / 8 * 65 / 64;
+  return (mask_ + 1) * sizeof(SlotQueues::Slot) + (mask_ + 1) / 8 * 65 / 64;
 }
 
-// Append f to the FIFO of the slot of its next send time: never before the cursor, and
-// at most one revolution ahead (a later flow parks in the last slot and is re-filed when
-// that slot comes round).
+// File f at the tail of the slot of its next send time: never before the cursor, and at
+// most one revolution ahead (a later flow parks in the last slot and is re-filed when that
+// slot comes round). A new ticket makes any older entry of f stale.
 void Pacer::insert(FlowIndex f) {
   Flow& fl = flows_[f];
   const uint64_t target = std::min(std::max(abs_slot(fl.next_send_ps), cursor_), cursor_ + mask_);
   const uint32_t idx = static_cast<uint32_t>(target & mask_);
-  fl.slot = idx;
+  fl.slot = idx & 0xffffff;
   fl.state = kWaiting;
-  fl.next = kNil;
-  Slot& slot = slots_[idx];
-  fl.prev = slot.tail;
-  if (fl.prev == kNil) {
-    slot.head = f;
-    busy_.set(idx);
-  } else {
-    flows_[fl.prev].next = f;
-  }
-  slot.tail = f;
+  ++fl.ticket;
+  // The slot is a likely cache miss (anywhere in the wheel): start fetching it now and
+  // file the entry later, with the other pending ones, when the line has arrived.
+  busy_.set(idx);
+  __builtin_prefetch(queues_.slot_address(idx), 1);
+  pending_[pending_count_++] = Pending{idx, SlotQueues::Entry{f, fl.ticket}};
+  if (pending_count_ == kPending) flush();
 }
 
+// Files the pending entries in order (FIFO within a slot holds): first fetch the tail
+// chunks of the now cached slots, then append.
+void Pacer::flush() {
+  for (size_t i = 0; i < pending_count_; ++i)
+    __builtin_prefetch(queues_.tail_address(pending_[i].idx), 1);
+  for (size_t i = 0; i < pending_count_; ++i) file(pending_[i].idx, pending_[i].entry);
+  pending_count_ = 0;
+}
+
+void Pacer::file(uint32_t idx, SlotQueues::Entry e) {
+  if (!queues_.append(idx, e)) {
+    compact();
+    [[maybe_unused]] const bool ok = queues_.append(idx, e);
+    assert(ok && "the chunk pool holds every live entry once compacted");
+  }
+  ++queues_.slot(idx).live;
+}
+
+// Lazy removal: f's entry stays in its slot, stale because f is no longer waiting. A slot
+// left with no live entry is emptied at once, so the bitmap only shows live slots.
 void Pacer::remove(FlowIndex f) {
+  flush();
   Flow& fl = flows_[f];
   const uint32_t idx = fl.slot;
-  Slot& slot = slots_[idx];
-  if (fl.prev == kNil) slot.head = fl.next; else flows_[fl.prev].next = fl.next;
-  if (fl.next == kNil) slot.tail = fl.prev; else flows_[fl.next].prev = fl.prev;
-  if (slot.head == kNil) busy_.clear(idx);
-  fl.prev = fl.next = kNil;
+  if (--queues_.slot(idx).live == 0) {
+    queues_.clear(idx);
+    busy_.clear(idx);
+  }
   fl.state = kIdle;
 }
 
-uint64_t Pacer::next_busy_slot() const {
-  const uint64_t ci = cursor_ & mask_;
-  uint64_t i = busy_.find_from(ci);
-  if (i != SlotBitmap::kNone) return cursor_ + (i - ci);
-  i = busy_.find_from(0);
-  if (i != SlotBitmap::kNone && i < ci) return cursor_ + (mask_ + 1 - ci) + i;
-  return UINT64_MAX;
+// The pool ran dry: sweep stale (and already read) entries out of every live slot.
+void Pacer::compact() {
+  ++compactions_;
+  for (uint64_t i = busy_.find_from(0); i != SlotBitmap::kNone; i = busy_.find_from(i + 1))
+    queues_.compact(static_cast<uint32_t>(i), [this](SlotQueues::Entry e) { return live(e); });
+}
+
+// The first slot holding live entries at or after the absolute slot `from`, within one
+// revolution of the cursor, or UINT64_MAX.
+uint64_t Pacer::next_busy_from(uint64_t from) const {
+  const uint64_t end = cursor_ + mask_ + 1;
+  if (from >= end) return UINT64_MAX;
+  const uint64_t fi = from & mask_;
+  uint64_t i = busy_.find_from(fi);
+  uint64_t s = UINT64_MAX;
+  if (i != SlotBitmap::kNone) {
+    s = from + (i - fi);
+  } else if ((i = busy_.find_from(0)) != SlotBitmap::kNone && i < fi) {
+    s = from + (mask_ + 1 - fi) + i;
+  }
+  return s < end ? s : UINT64_MAX;
+}
+
+// A three-stage pipeline ahead of the drain of slot s, so that each miss has a slot's
+// worth of work to hide behind: the flow records of the next busy slot (its entries are
+// cached by now), the head chunk of the one after, the header of the third.
+void Pacer::prefetch_ahead(uint64_t s) const {
+  const uint64_t a = next_busy_from(s + 1);
+  if (a == UINT64_MAX) return;
+  queues_.peek(static_cast<uint32_t>(a & mask_),
+               [this](SlotQueues::Entry e) { __builtin_prefetch(&flows_[e.flow], 1); });
+  const uint64_t b = next_busy_from(a + 1);
+  if (b == UINT64_MAX) return;
+  __builtin_prefetch(queues_.head_address(static_cast<uint32_t>(b & mask_)));
+  const uint64_t c = next_busy_from(b + 1);
+  if (c != UINT64_MAX) __builtin_prefetch(queues_.slot_address(static_cast<uint32_t>(c & mask_)));
 }
 
 Time Pacer::next_deadline() const {
-  const uint64_t s = next_busy_slot();
+  const uint64_t s = next_busy_from(cursor_);
   return s == UINT64_MAX ? Time::never() : Time::ps(s * width_ps_);
 }
 
@@ -128,19 +175,35 @@ void Pacer::set_rate(FlowIndex f, Rate rate, Time now) {
   }
 }
 
+// Drains slots in time order. Entries are taken kBatch at a time and their flow records
+// prefetched together, so the misses of a batch overlap instead of following each other.
 size_t Pacer::poll(Time now, std::span<FlowIndex> out) {
+  flush();
   const uint64_t now_slot = abs_slot(now.ps());
   size_t n = 0;
   while (n < out.size()) {
-    const uint64_t s = next_busy_slot();
+    const uint64_t s = next_busy_from(cursor_);
     if (s == UINT64_MAX || s > now_slot) {
       cursor_ = std::max(cursor_, now_slot);  // every slot up to now is empty
       break;
     }
+    if (s != prefetched_for_) prefetch_ahead(s);
+    prefetched_for_ = s;
     cursor_ = s;
     const uint32_t idx = static_cast<uint32_t>(s & mask_);
-    while (slots_[idx].head != kNil && n < out.size()) {
-      const FlowIndex f = slots_[idx].head;
+    SlotQueues::Entry batch[kBatch];
+    const size_t want = std::min(kBatch, out.size() - n);
+    size_t m = 0;
+    while (m < want && queues_.pop(idx, batch[m])) __builtin_prefetch(&flows_[batch[m++].flow]);
+    if (m == 0) {  // cannot happen (a live slot has entries); never spin on it
+      assert(false && "a slot with live entries has entries to read");
+      queues_.slot(idx).live = 0;
+      busy_.clear(idx);
+      continue;
+    }
+    for (size_t k = 0; k < m; ++k) {
+      if (!live(batch[k])) continue;  // blocked, re-filed or rescaled since: skip
+      const FlowIndex f = batch[k].flow;
       remove(f);
       if (abs_slot(flows_[f].next_send_ps) > s) {  // parked beyond the horizon: re-file
         insert(f);

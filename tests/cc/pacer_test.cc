@@ -3,7 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <array>
+#include <tuple>
 
 #include "cc_algos/pacer/pacer.h"
 #include "core/rng.h"
@@ -196,7 +198,7 @@ TEST(Pacer, FlowsBeyondTheHorizonParkAndKeepExactTimes) {
 TEST(Pacer, AMillionFlowsWithBoundedMemory) {
   constexpr uint32_t kFlows = 1'000'000;
   Pacer p = make(kFlows);
-  EXPECT_LE(Pacer::bytes_per_flow(), 40u);
+  EXPECT_LE(Pacer::bytes_per_flow(), 48u);
   Rng rng(9, 1);
   for (uint32_t f = 0; f < kFlows; ++f) {
     p.set_rate(f, Rate::mbps(100 + rng.uniform_int(900)), Time::zero());
@@ -208,6 +210,158 @@ TEST(Pacer, AMillionFlowsWithBoundedMemory) {
   for (const auto& l : log) total += l.packets, idle += l.packets == 0;
   EXPECT_EQ(total, 1'200'000u);
   EXPECT_EQ(idle, 0u);  // every flow got its turn
+}
+
+// Removal is lazy: a blocked or re-filed flow leaves a stale entry in its old slot, which
+// the drain skips; the others keep their FIFO order.
+TEST(Pacer, StaleEntriesAreSkippedAndFifoHolds) {
+  Pacer p = make(4);
+  for (FlowIndex f = 0; f < 4; ++f) {
+    p.set_rate(f, Rate::gbps(1), Time::zero());
+    p.ready(f, Time::ns(10 * f));  // all in slot 0, filed 0, 1, 2, 3
+  }
+  p.block(1);                // stale entry
+  p.ready(1, Time::ns(50));  // a new ticket, filed after 3
+  p.block(2);
+  std::array<FlowIndex, 8> out;
+  ASSERT_EQ(p.poll(Time::ns(50), out), 3u);
+  EXPECT_EQ(out[0], 0u);
+  EXPECT_EQ(out[1], 3u);
+  EXPECT_EQ(out[2], 1u);  // released once, at its new place
+  EXPECT_EQ(p.poll(Time::ms(1), out), 0u);
+  EXPECT_TRUE(p.next_deadline().is_never());
+}
+
+// A rate change re-files the flow with a new ticket: its old entry, in an earlier slot,
+// does not release it early, and the flow is released exactly once.
+TEST(Pacer, StaleTicketAfterRateChangesReleasesOnce) {
+  Pacer p = make(2);
+  p.set_rate(0, Rate::gbps(1), Time::zero());
+  p.ready(0, Time::zero());
+  std::array<FlowIndex, 4> out;
+  ASSERT_EQ(p.poll(Time::zero(), out), 1u);
+  p.sent(0, Bytes(1000), Time::zero(), true);  // filed at 8 us
+  p.set_rate(0, Rate::mbps(500), Time::zero());  // re-filed at 16 us
+  p.set_rate(0, Rate::mbps(250), Time::zero());  // re-filed at 32 us
+  EXPECT_EQ(p.next_deadline(), Time::us(32));
+  EXPECT_EQ(p.poll(Time::us(31), out), 0u);
+  ASSERT_EQ(p.poll(Time::us(32), out), 1u);
+  EXPECT_EQ(out[0], 0u);
+  EXPECT_EQ(p.poll(Time::ms(1), out), 0u);
+}
+
+// A handful of flows churning in one slot fills the small chunk pool with stale entries:
+// the pacer compacts (a counted event) and loses nothing; the drained wheel gives every
+// chunk back.
+TEST(Pacer, ChunkExhaustionCompactsAndLosesNothing) {
+  constexpr uint32_t kFlows = 3;
+  Pacer p = make(kFlows);
+  const size_t pool = p.free_chunks();
+  for (FlowIndex f = 0; f < kFlows; ++f) p.set_rate(f, Rate::gbps(1), Time::zero());
+  p.ready(0, Time::us(1));  // keeps slot 10 live throughout
+  for (int i = 0; i < 100; ++i) {
+    p.ready(1, Time::us(1));
+    p.ready(2, Time::us(1));
+    p.block(1);
+    p.block(2);
+  }
+  p.ready(2, Time::us(1));
+  p.ready(1, Time::us(1));
+  EXPECT_GT(p.compactions(), 0u);
+  std::array<FlowIndex, 8> out;
+  EXPECT_EQ(p.poll(Time::ns(999), out), 0u);
+  ASSERT_EQ(p.poll(Time::us(1), out), 3u);
+  EXPECT_EQ(out[0], 0u);
+  EXPECT_EQ(out[1], 2u);
+  EXPECT_EQ(out[2], 1u);
+  EXPECT_EQ(p.free_chunks(), pool);
+}
+
+// The wheel against a plain model (every waiting flow with its slot and filing order,
+// released in (slot, order)) under random set_rate / ready / block / sent, with a pool
+// small enough to compact often.
+TEST(Pacer, MatchesAReferenceModelUnderRandomChurn) {
+  constexpr uint32_t kFlows = 16;
+  const Time width = Time::us(10);  // wide slots: many flows and stale entries share one
+  Pacer p = make(kFlows, 6, width);  // 640 us horizon: the rates below never park
+  struct Ref {
+    bool waiting = false;
+    uint64_t slot = 0, order = 0;
+  };
+  std::vector<Ref> ref(kFlows);
+  uint64_t order = 0, cursor = 0;
+  auto file = [&](FlowIndex f) {
+    ref[f] = {true, std::max(p.next_send(f).ps() / width.ps(), cursor), order++};
+  };
+  Rng rng(11, 1);
+  std::vector<bool> released(kFlows, false);
+  Time now;
+  for (int step = 0; step < 200'000; ++step) {
+    now = now + Time::ps(rng.uniform_int(200'000));
+    const FlowIndex f = static_cast<FlowIndex>(rng.uniform_int(kFlows));
+    switch (rng.uniform_int(8)) {
+      case 0: {  // a new rate, 1..10 Gb/s: a waiting flow with time left is re-filed
+        const Rate old = p.rate(f);
+        const Time next = p.next_send(f);
+        const Rate rate = Rate::mbps(1'000 + rng.uniform_int(9'000));
+        p.set_rate(f, rate, now);
+        if (ref[f].waiting && next > now && old != rate) file(f);
+        break;
+      }
+      case 1:
+      case 2:
+      case 3:
+        if (released[f]) break;
+        if (!ref[f].waiting && p.rate(f).bps() > 0) {
+          p.ready(f, now);
+          file(f);
+        }
+        break;
+      case 4:
+      case 5:
+        if (released[f]) break;
+        p.block(f);
+        ref[f].waiting = false;
+        break;
+      default: {
+        if ((step / 1000) % 2 == 1) break;  // phases without polls pile up stale entries
+        std::array<FlowIndex, 4> out;
+        const size_t n = p.poll(now, out);
+        std::vector<FlowIndex> expect;
+        for (FlowIndex g = 0; g < kFlows; ++g)
+          if (ref[g].waiting && ref[g].slot * width.ps() <= now.ps()) expect.push_back(g);
+        std::sort(expect.begin(), expect.end(), [&](FlowIndex a, FlowIndex b) {
+          return std::tie(ref[a].slot, ref[a].order) < std::tie(ref[b].slot, ref[b].order);
+        });
+        if (expect.size() >= out.size()) {  // a full batch stops at the last slot read
+          cursor = ref[expect[out.size() - 1]].slot;
+          expect.resize(out.size());
+        } else {
+          cursor = std::max(cursor, now.ps() / width.ps());
+        }
+        ASSERT_EQ(std::vector<FlowIndex>(out.begin(), out.begin() + n), expect)
+            << "step " << step;
+        for (FlowIndex g : expect) ref[g].waiting = false;
+        for (size_t i = 0; i < n; ++i) {  // send now, or keep a few back for later steps
+          if (rng.uniform_int(4) == 0) {
+            released[out[i]] = true;
+            continue;
+          }
+          const bool again = rng.uniform_int(3) != 0;
+          p.sent(out[i], Bytes(1000), now, again);
+          if (again) file(out[i]);
+        }
+        for (FlowIndex g = 0; g < kFlows; ++g) {
+          if (!released[g] || rng.uniform_int(4) != 0) continue;
+          released[g] = false;
+          p.sent(g, Bytes(1000), now, true);
+          file(g);
+        }
+      }
+    }
+    ASSERT_EQ(p.waiting(f), ref[f].waiting) << "step " << step;
+  }
+  EXPECT_GT(p.compactions(), 0u);
 }
 
 TEST(Pacer, BadConfigIsRefused) {
