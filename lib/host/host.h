@@ -25,10 +25,10 @@
 #include "cc_algos/np/notification_point.h"
 #include "cc_algos/pacer/pacer.h"
 #include "core/error.h"
+#include "core/indexed_heap.h"
 #include "host/host_config.h"
 #include "host/host_counters.h"
 #include "host/queue_pair.h"
-#include "host/timer_heap.h"
 #include "runtime/pool/mbuf_pool.h"
 #include "runtime/stage.h"
 #include "runtime/wire_link.h"
@@ -110,7 +110,7 @@ class Host final : public runtime::Stage {
   std::vector<std::unique_ptr<Port>> ports_;
   std::vector<std::unique_ptr<QueuePair>> qps_;
   uint32_t max_qps_;
-  TimerHeap timers_;
+  IndexedMinHeap timers_;
   ControlQueue delayed_acks_;       // waiting for the ACK turnaround
   ControlQueue delayed_cnps_;       // waiting for the CNP generation delay
   ReactionQueue delayed_reactions_; // CNPs waiting for the reaction delay

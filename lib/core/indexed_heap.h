@@ -1,19 +1,21 @@
-// Deadlines the host's loop checks (style habit 4): an indexed binary min-heap with one
-// slot per timer id, sized at start-up. Setting a timer that is already armed moves it
-// (decrease or increase key), so the heap never holds stale entries and never allocates
-// after construction. Ties are broken by id, so the order is deterministic.
+// Deadlines a loop checks (style habit 4): an indexed binary min-heap of times with one
+// slot per id, sized at start-up. Setting an id that is already armed moves it (decrease
+// or increase key), so the heap never holds stale entries and never allocates after
+// construction. Ties are broken by id, so the order is deterministic. Used for the
+// virtual scheduler's stages (ordered by (time, stage id)) and the host's timers.
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "core/units.h"
 
-namespace rtb::host {
+namespace rtb {
 
-class TimerHeap {
+class IndexedMinHeap {
  public:
-  explicit TimerHeap(uint32_t ids) : pos_(ids, kAbsent) { heap_.reserve(ids); }
+  explicit IndexedMinHeap(uint32_t ids = 0) : pos_(ids, kAbsent) { heap_.reserve(ids); }
 
   // Arms `id` at `at` (Time::never() disarms it).
   void set(uint32_t id, Time at) {
@@ -54,6 +56,13 @@ class TimerHeap {
   }
   Time deadline(uint32_t id) const { return pos_[id] == kAbsent ? Time::never() : heap_[pos_[id]].at; }
   size_t size() const { return heap_.size(); }
+  bool empty() const { return heap_.empty(); }
+  // Adds an id (a new stage): returns it.
+  uint32_t add_id() {
+    pos_.push_back(kAbsent);
+    heap_.reserve(pos_.size());
+    return static_cast<uint32_t>(pos_.size() - 1);
+  }
 
  private:
   static constexpr uint32_t kAbsent = UINT32_MAX;
@@ -92,4 +101,4 @@ class TimerHeap {
   std::vector<uint32_t> pos_;
 };
 
-}  // namespace rtb::host
+}  // namespace rtb
