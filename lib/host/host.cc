@@ -158,7 +158,7 @@ void Host::fire_timers(Time now) {
       case kRto:
         qp.requester.on_timer(now);
         if (qp.requester.failed()) ++counters_.local_ack_timeout_err;
-        timers_.set(qp.index * kTimerKinds + kRto, qp.requester.timer_deadline());
+        timers_.set(qp.index * kTimerKinds + kRto, qp.requester.timer_deadline());  // exact
         refresh(qp, now);
         break;
       default:  // kStart: a message's start time came
@@ -166,6 +166,16 @@ void Host::fire_timers(Time now) {
         break;
     }
   }
+}
+
+// The retransmission timer is lazy: every frame sent and every ACK moves the requester's
+// deadline later, so the heap is touched only when it must fire sooner; a timer that
+// fires early finds the requester's deadline later (Requester::on_timer does nothing)
+// and is re-armed at it.
+void Host::arm_rto(const QueuePair& qp) {
+  const uint32_t id = qp.index * kTimerKinds + kRto;
+  const Time deadline = qp.requester.timer_deadline();
+  if (deadline < timers_.deadline(id)) timers_.set(id, deadline);
 }
 
 void Host::on_cnp_reaction(QueuePair& qp, Time now) {

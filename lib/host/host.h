@@ -92,6 +92,7 @@ class Host final : public runtime::Stage {
   void on_cnp_reaction(QueuePair& qp, Time now);
   void apply(QueuePair& qp, const cc::Decision& d, Time now);
   void refresh(QueuePair& qp, Time now);
+  void arm_rto(const QueuePair& qp);
   // transmit (host_tx.cc)
   void transmit(Time now);
   bool send_control(Port& port, Time now);

@@ -113,7 +113,7 @@ void Host::on_ack(QueuePair& qp, const wire::ParsedFrame& f, Time now) {
   } else {
     qp.requester.on_ack(f.psn, now);
   }
-  timers_.set(qp.index * kTimerKinds + kRto, qp.requester.timer_deadline());
+  arm_rto(qp);
   const uint64_t after = qp.requester.outstanding_bytes();
   if (qp.cc_started && (cc_.algorithm().needs(cc::Feedback::kAck) ||
                         cc_.algorithm().needs(cc::Feedback::kRtt))) {

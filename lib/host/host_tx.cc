@@ -146,7 +146,7 @@ void Host::send_frame(QueuePair& qp, Port& port, Time now) {
     qp.counters.payload_bytes_sent += d.payload_bytes;
   }
   ++qp.counters.frames_sent;
-  timers_.set(qp.index * kTimerKinds + kRto, qp.requester.timer_deadline());
+  arm_rto(qp);
   if (cc_.wants_bytes_sent()) {
     if (auto decision = cc_.on_bytes_sent(flows_.state(qp.index), Bytes(d.payload_bytes), now)) {
       apply(qp, *decision, now);
