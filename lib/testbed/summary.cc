@@ -87,6 +87,13 @@ ordered_json port_json(const Testbed& t, const Sampler& sampler, uint32_t sw, ui
   uint64_t queued = 0;
   for (const sw::QueueCounters& q : c.queues) queued += q.depth_frames;
   j["queued_frames"] = queued;
+  uint64_t storms = 0, restored = 0;
+  for (const sw::PfcWdCounters& w : c.pfcwd) {
+    storms += w.storms_detected;
+    restored += w.storms_restored;
+  }
+  j["pfcwd_storms_detected"] = storms;
+  j["pfcwd_storms_restored"] = restored;
   const DepthStats d = sampler.port_depth(sw, p);
   j["queue_bytes"] = ordered_json{{"mean", d.mean}, {"p50", d.p50}, {"p99", d.p99}, {"max", d.max}};
   return j;

@@ -182,5 +182,53 @@ TEST(Testbed, FixedRateAtLineRateFillsTheBufferAndTriggersPfc) {
   for (const auto& h : r.summary["hosts"]) EXPECT_EQ(h["rp_cnp_handled"].get<uint64_t>(), 0u);
 }
 
+// Sum of a per-port counter over every port of every switch.
+uint64_t fabric_total(const RunReport& r, const char* key) {
+  uint64_t n = 0;
+  for (const auto& sw : r.summary["switches"]) n += total(sw["ports"], key);
+  return n;
+}
+
+TEST(Testbed, ACyclicBufferDependencyDeadlocksTheRing) {
+  const RunReport r = run_file("deadlock.toml");
+  // After 10 ms nothing moves on the ring, yet the XOFF refreshes go on.
+  const auto late = mean_throughput(r, Time::ms(10), Time::ms(20));
+  ASSERT_EQ(late.size(), 5u);
+  for (const auto& [f, v] : late) EXPECT_EQ(v, 0.0) << "flow " << f;
+  EXPECT_GT(r.summary["totals"]["pfc_frames"].get<uint64_t>(), 0u);
+  for (const auto& f : r.summary["flows"]) EXPECT_GT(f["bytes"].get<uint64_t>(), 0u);  // it ran first
+}
+
+TEST(Testbed, TheWatchdogBreaksTheDeadlock) {
+  const RunReport r = run_file("deadlock_watchdog.toml");
+  const auto late = mean_throughput(r, Time::ms(10), Time::ms(20));
+  ASSERT_EQ(late.size(), 5u);
+  for (const auto& [f, v] : late) EXPECT_GT(v, 0.5) << "flow " << f;
+  EXPECT_GT(fabric_total(r, "pfcwd_storms_detected"), 0u);
+}
+
+TEST(Testbed, AStormingHostsPausesReachVictimFlows) {
+  const RunReport r = run_file("storm_leafspine.toml");
+  // Flows 1 and 2 never touch the storming h0, yet stall once its pauses spread.
+  const auto before = mean_throughput(r, Time::us(500), Time::ms(2));
+  const auto after = mean_throughput(r, Time::ms(5), Time::ms(20));
+  for (uint32_t victim : {1u, 2u}) {
+    EXPECT_GT(before.at(victim), 10.0) << victim;
+    EXPECT_LT(after.at(victim), 0.1 * before.at(victim)) << victim;
+  }
+  EXPECT_GT(r.summary["hosts"][0]["tx_pfc_frames"].get<uint64_t>(), 0u);
+  // The pause crossed the spine: leaf1 received PFC on its uplink (port 3).
+  EXPECT_GT(total(ordered_json::array({r.summary["switches"][1]["ports"][3]}), "pfc_rx_frames"), 0u);
+  EXPECT_EQ(fabric_total(r, "pfcwd_storms_detected"), 0u);
+}
+
+TEST(Testbed, TheWatchdogContainsTheStorm) {
+  const RunReport r = run_file("storm_watchdog.toml");
+  const auto before = mean_throughput(r, Time::us(500), Time::ms(2));
+  const auto after = mean_throughput(r, Time::ms(10), Time::ms(20));
+  for (uint32_t victim : {1u, 2u}) EXPECT_GT(after.at(victim), 0.5 * before.at(victim)) << victim;
+  EXPECT_GT(fabric_total(r, "pfcwd_storms_detected"), 0u);
+}
+
 }  // namespace
 }  // namespace rtb::testbed
