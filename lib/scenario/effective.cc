@@ -36,7 +36,7 @@ json wred_json(const std::optional<sw::WredProfile>& w) {
 json qos_json(const sw::SwitchConfig& c) {
   json j;
   j["buffer_pool"] = {{"size_bytes", c.pool.size.count()}, {"xoff_bytes", c.pool.xoff.count()},
-                      {"cell_bytes", c.pool.cell.count()}};
+                      {"lossy_size_bytes", c.pool.lossy_size.count()}, {"cell_bytes", c.pool.cell.count()}};
   json pfc_enable = json::array();
   for (int p = 0; p < sw::kPriorities; ++p) {
     if (c.lossless_tc(p)) pfc_enable.push_back(p);

@@ -26,6 +26,7 @@ void read_pool(std::optional<Table> t, sw::BufferPoolConfig& p) {
   if (!t) return;
   p.size = t->bytes("size", p.size);
   p.xoff = t->bytes("xoff", p.xoff);
+  p.lossy_size = t->bytes("lossy_size", p.lossy_size);
   p.cell = t->bytes("cell", p.cell);
   t->finish();
 }

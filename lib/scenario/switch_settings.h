@@ -1,7 +1,8 @@
 // [switch]: the QoS settings every switch of the topology gets, under SONiC's names
 // (lib/switch/config.h), with the RoCE tuning-guide settings as defaults
 // (sw::tuning_guide_config: 4 MB buffer, 1.6 MB shared headroom, lossless PGs with a
-// 2.4 MB static threshold and 1.6 MB xoff, WRED 150 KB / 1.2 MB / 5 %, PFC on 3 and 4).
+// 2.4 MB static threshold and 1.6 MB xoff, WRED 150 KB / 1.2 MB / 5 %, PFC on 3 and 4),
+// plus rocetb's 1 MB lossy pool (BUFFER_POOL lossy_size) on top of the 4 MB.
 #pragma once
 
 #include <optional>

@@ -80,6 +80,7 @@ SwitchConfig tuning_guide_config(int ports, Rate rate) {
   }
   c.pool.size = Bytes::mb(4);
   c.pool.xoff = Bytes::kb(1'600);
+  c.pool.lossy_size = Bytes::mb(1);  // rocetb's default (config.h), outside the 4 MB
   for (int pg = 0; pg < kPriorities; ++pg) {
     PgProfile& prof = c.pg[pg];
     if (c.lossless_pg(pg)) {

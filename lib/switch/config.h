@@ -1,7 +1,7 @@
 // Switch configuration as plain structs, named after SONiC's CONFIG_DB tables so that an
 // operator recognises every knob (style habit 9):
 //
-//   BUFFER_POOL        -> BufferPoolConfig   (one shared buffer per switch, in cells)
+//   BUFFER_POOL        -> BufferPoolConfig   (ingress_lossless_pool, egress_lossy_pool)
 //   BUFFER_PROFILE     -> PgProfile (ingress priority groups), EgressProfile (queues)
 //   DSCP_TO_TC_MAP, DOT1P_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP -> QosMaps
 //   PORT_QOS_MAP pfc_enable -> SwitchConfig::pfc_enable
@@ -31,9 +31,18 @@ inline constexpr int kPriorities = 8;
 
 enum class ThresholdMode : uint8_t { kStatic, kDynamic };
 
-// BUFFER_POOL: the switch's one shared buffer.
+// BUFFER_POOL: the switch's buffer, as SONiC splits it on NVIDIA Spectrum (buffers_defaults
+// templates: ingress_lossy_profile points at ingress_lossy_pool, egress_lossy_profile at
+// egress_lossy_pool, the lossless PGs at ingress_lossless_pool). rocetb keeps one lossy
+// pool for both directions: lossy PGs take their cells from it and lossy queues measure
+// their dynamic limit against its free space, so a lossless incast filling its pool does
+// not starve lossy traffic (CNPs on TC 6), nor lossy traffic the lossless PGs.
 struct BufferPoolConfig {
-  Bytes size = Bytes::mb(4);  // "size": every cell of the switch
+  Bytes size = Bytes::mb(4);  // ingress_lossless_pool "size": with lossy_size 0, every cell
+  // egress_lossy_pool "size": buffer on top of `size`. Lossy PGs' reserved cells come out
+  // of it. 1 MB is rocetb's default, not a vendor value. 0 = no lossy pool: lossy traffic
+  // shares `size` with lossless traffic (one pool, as before the split).
+  Bytes lossy_size = Bytes::mb(1);
   // "xoff": the shared headroom pool. 0 = no shared headroom pool: every lossless
   // (port, PG) keeps its profile's `xoff` bytes of headroom out of the buffer.
   Bytes xoff = Bytes::kb(1'600);
@@ -161,7 +170,8 @@ struct SwitchConfig {
 
 // The settings of the RoCE tuning guides (4 MB buffer; ECN min 150 KB, max 1.2 MB;
 // XOFF 2.4 MB; headroom 1.6 MB) on lossless TCs 3 and 4, with lossy PGs on a dynamic
-// threshold (SONiC ingress_lossy_profile, dynamic_th 3), for `ports` ports of `rate`.
+// threshold (SONiC ingress_lossy_profile, dynamic_th 3) in rocetb's 1 MB lossy pool (not
+// from the guides), for `ports` ports of `rate`.
 SwitchConfig tuning_guide_config(int ports, Rate rate);
 
 }  // namespace rtb::sw

@@ -66,6 +66,11 @@ std::vector<CounterRow> counter_rows(const SwitchConfig& config, const SwitchCou
   out.push_back({pool, "SAI_BUFFER_POOL_STAT_WATERMARK_BYTES", c.pool.watermark_bytes});
   out.push_back({pool, "SAI_BUFFER_POOL_STAT_XOFF_ROOM_OCCUPANCY_BYTES", c.pool.headroom_used_bytes});
   out.push_back({pool, "SAI_BUFFER_POOL_STAT_XOFF_ROOM_WATERMARK_BYTES", c.pool.headroom_watermark_bytes});
+  if (config.pool.lossy_size.count() > 0) {
+    const std::string lossy = config.name + "|egress_lossy_pool";
+    out.push_back({lossy, "SAI_BUFFER_POOL_STAT_CURR_OCCUPANCY_BYTES", c.lossy_pool.used_bytes});
+    out.push_back({lossy, "SAI_BUFFER_POOL_STAT_WATERMARK_BYTES", c.lossy_pool.watermark_bytes});
+  }
   for (int r = 0; r < kDropReasons; ++r) {
     out.push_back({config.name, fmt::format("DROP_{}", drop_reason_name(static_cast<DropReason>(r))), c.drops[r]});
   }

@@ -58,6 +58,8 @@ struct PortCounters {
   std::array<PfcWdCounters, kPriorities> pfcwd{};
 };
 
+// ingress_lossless_pool (the only pool without a lossy one); the lossy pool reuses the
+// struct with its headroom fields 0.
 struct PoolCounters {
   uint64_t used_bytes = 0;                // SAI_BUFFER_POOL_STAT_CURR_OCCUPANCY_BYTES
   uint64_t watermark_bytes = 0;           // SAI_BUFFER_POOL_STAT_WATERMARK_BYTES
@@ -68,17 +70,20 @@ struct PoolCounters {
 struct SwitchCounters {
   std::vector<PortCounters> ports;
   PoolCounters pool;
+  PoolCounters lossy_pool;  // egress_lossy_pool: all 0 without one (lossy_size 0)
   std::array<uint64_t, kDropReasons> drops{};  // the whole switch, by reason
   uint64_t control_mbuf_exhausted = 0;         // PFC frames not sent: control pool empty
 };
 
 struct CounterRow {
-  std::string object;  // "sw0", "sw0|Ethernet0", "sw0|Ethernet0:3", "sw0|ingress_lossless_pool"
+  std::string object;  // "sw0", "sw0|Ethernet0", "sw0|Ethernet0:3", "sw0|ingress_lossless_pool",
+                       // "sw0|egress_lossy_pool"
   std::string stat;    // "SAI_PORT_STAT_PFC_3_TX_PKTS", ...
   uint64_t value = 0;
 };
 
-// Every counter as a row, in a fixed order (ports, then queues, PGs, watchdog, pool).
+// Every counter as a row, in a fixed order (ports, then queues, PGs, watchdog, pools; the
+// lossy pool's rows only when the switch has one).
 std::vector<CounterRow> counter_rows(const SwitchConfig& config, const SwitchCounters& c);
 
 }  // namespace rtb::sw

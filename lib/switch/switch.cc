@@ -44,7 +44,7 @@ Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, rte_mempool* c
       routes_(config_.routes, config_.ecmp_hash_seed),
       mmu_(config_),
       queues_(static_cast<uint32_t>(config_.ports.size() * kPriorities),
-              static_cast<uint32_t>(mmu_.layout().total_cells)) {
+              static_cast<uint32_t>(mmu_.layout().capacity_cells())) {
   const size_t n = config_.ports.size();
   for (int q = 0; q < kPriorities; ++q) {
     if (config_.wred[q]) wred_[q] = Wred(*config_.wred[q]);
@@ -285,6 +285,8 @@ SwitchCounters Switch::counters(Time now) const {
   const PoolUsage& pool = mmu_.pool();
   c.pool = {pool.used_cells * cell, pool.watermark_cells * cell, pool.headroom_cells * cell,
             pool.headroom_watermark_cells * cell};
+  const PoolUsage& lossy = mmu_.lossy_pool();
+  c.lossy_pool = {lossy.used_cells * cell, lossy.watermark_cells * cell, 0, 0};
   return c;
 }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "switch/buffer_layout.h"
 #include "switch/headroom.h"
 
@@ -16,6 +18,7 @@ class Checker {
     check_ports();
     check_maps();
     check_pool();
+    check_lossy_pool();
     for (int pg = 0; pg < kPriorities; ++pg) check_pg(pg);
     for (int q = 0; q < kPriorities; ++q) check_queue(q);
     check_pfc();
@@ -71,6 +74,45 @@ class Checker {
             c_.pool.size.count(), layout_.reserved_cells * cell, layout_.headroom_cells * cell,
             c_.pool.xoff.count() > 0 ? "BUFFER_POOL xoff, the shared headroom pool"
                                      : fmt::format("{} ports x lossless PG xoff", c_.ports.size()));
+    }
+  }
+
+  // The lossy pool (BUFFER_POOL lossy_size; config.h). An error when a largest frame can
+  // never be admitted; only a warning below one largest frame per (port, lossy queue):
+  // dynamic thresholds share the pool, so that is risky, not broken, and an error would
+  // refuse wide switches at the default size.
+  void check_lossy_pool() {
+    if (!layout_.lossy_pool || c_.pool.cell.count() < 64 || c_.pool.cell.count() > 4096) return;
+    const uint64_t cell = layout_.cell_bytes;
+    uint32_t frame = 0;
+    for (const PortConfig& p : c_.ports) frame = std::max({frame, p.mtu, c_.peer_mtu(p)});
+    const uint64_t frame_cells = cells_for(frame, cell);
+    if (!layout_.lossy_fits || layout_.lossy_shared_cells < frame_cells) {
+      error("BUFFER_POOL lossy_size = {} B: lossy PG reserved {} B ({} ports x lossy PG size) leave "
+            "{} B shared, below one largest frame ({} B in {} cells); expected lossy_size >= reserved "
+            "+ {} B, or lossy_size = 0 for one pool", c_.pool.lossy_size.count(),
+            layout_.lossy_reserved_cells * cell, c_.ports.size(), layout_.lossy_shared_cells * cell,
+            frame, frame_cells, frame_cells * cell);
+      return;
+    }
+    if (c_.pfc_enable == 0) {
+      warn("pfc_enable is empty: every PG is lossy and uses the lossy pool (BUFFER_POOL lossy_size = {} "
+           "B); BUFFER_POOL size = {} B holds no traffic. Set lossy_size = 0 for one pool",
+           c_.pool.lossy_size.count(), c_.pool.size.count());
+    }
+    uint64_t lossy_queues = 0;
+    for (int q = 0; q < kPriorities; ++q) lossy_queues += c_.lossless_tc(q) ? 0 : 1;
+    const uint64_t want = c_.ports.size() * lossy_queues * frame_cells * cell;
+    if (layout_.lossy_total_cells * cell < want) {
+      warn("BUFFER_POOL lossy_size = {} B is below one largest frame per lossy queue ({} ports x {} "
+           "lossy queues x {} B = {} B): a busy lossy queue can starve the others (CNPs on TC 6)",
+           c_.pool.lossy_size.count(), c_.ports.size(), lossy_queues, frame_cells * cell, want);
+    }
+    for (int tc = 0; tc < kPriorities; ++tc) {
+      if (c_.lossless_tc(tc) || !c_.lossless_pg(c_.maps.tc_to_pg[tc])) continue;
+      warn("TC_TO_PRIORITY_GROUP_MAP {} = {}: lossy TC {} shares lossless pg{}, so its frames take "
+           "lossless-pool cells while queue{}'s egress limit measures the lossy pool",
+           tc, c_.maps.tc_to_pg[tc], tc, c_.maps.tc_to_pg[tc], tc);
     }
   }
 

@@ -26,6 +26,21 @@ size = "4XB"
   EXPECT_THAT(e, HasSubstr("KB, MB"));
 }
 
+TEST(ScenarioErrors, BadLossyPoolSizeNamesItsKey) {
+  const std::string e = load_error(R"([topology]
+kind = "single_switch"
+hosts = 4
+
+[switch.buffer_pool]
+lossy_size = "1XB"
+)");
+  EXPECT_THAT(e, StartsWith("t.toml:6: switch.buffer_pool.lossy_size: "));
+  EXPECT_THAT(e, HasSubstr("'1XB'"));
+  EXPECT_EQ(load_error(testing::kSmall, {"switch.buffer_pool.lossy_size=4XB"}).rfind(
+                "--set switch.buffer_pool.lossy_size: ", 0),
+            0u);
+}
+
 TEST(ScenarioErrors, MissingUnit) {
   const std::string e = load_error("[topology]\nkind = \"single_switch\"\nhosts = 4\nrate = 100\n");
   EXPECT_EQ(e, "t.toml:4: topology.rate: 100 has no unit: expected a rate as a string, such as \"100Gbps\"");

@@ -90,6 +90,21 @@ refresh_interval = "2us"
   EXPECT_EQ(c.pfc.refresh_interval, Time::us(2));
 }
 
+TEST(ScenarioSettings, LossyPoolSizeParsesAndDefaultsToOneMegabyte) {
+  EXPECT_EQ(load_ok(kSmall).topology.switches[0].config.pool.lossy_size, Bytes::mb(1));
+  const Scenario s = load_ok(std::string(kSmall) + "[switch.buffer_pool]\nlossy_size = \"2MB\"\n");
+  EXPECT_EQ(s.topology.switches[0].config.pool.lossy_size, Bytes::mb(2));
+  EXPECT_EQ(s.effective["topology"]["switches"][0]["buffer_pool"]["lossy_size_bytes"], 2'000'000);
+  const Scenario one = load_ok(kSmall, {"switch.buffer_pool.lossy_size=0B"});
+  EXPECT_EQ(one.topology.switches[0].config.pool.lossy_size, Bytes(0));
+}
+
+TEST(ScenarioSettings, LossyPoolBelowOneFrameIsRefusedByValidate) {
+  const std::string e = load_error(std::string(kSmall) + "[switch.buffer_pool]\nlossy_size = \"4KB\"\n");
+  EXPECT_THAT(e, HasSubstr("BUFFER_POOL lossy_size = 4000 B"));
+  EXPECT_THAT(e, HasSubstr("below one largest frame"));
+}
+
 TEST(ScenarioSettings, EffectiveEchoesBytesAndNanoseconds) {
   const Expected<Scenario> s = load_scenario(tuning_path());
   ASSERT_TRUE(s.ok()) << s.error().message;
@@ -100,6 +115,7 @@ TEST(ScenarioSettings, EffectiveEchoesBytesAndNanoseconds) {
   const nlohmann::json& sw0 = j["topology"]["switches"][0];
   EXPECT_EQ(sw0["buffer_pool"]["size_bytes"], 4'000'000);
   EXPECT_EQ(sw0["buffer_pool"]["xoff_bytes"], 1'600'000);
+  EXPECT_EQ(sw0["buffer_pool"]["lossy_size_bytes"], 1'000'000);
   EXPECT_EQ(sw0["pg"][3]["static_th_bytes"], 2'400'000);
   EXPECT_EQ(sw0["wred"][3]["green_max_threshold_bytes"], 1'200'000);
   EXPECT_EQ(sw0["ports"][0]["propagation_ns"], 10);

@@ -2,6 +2,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "switch/buffer_layout.h"
+#include "switch/counters.h"
 #include "switch/headroom.h"
 #include "switch/switch.h"
 #include "switch/validate.h"
@@ -90,6 +92,80 @@ TEST(Validate, HeadroomBelowTheCableNeedWarnsTermByTerm) {
   EXPECT_THAT(r.warnings[0], HasSubstr("394 pause quanta x 512 bit / 8 at 100 Gb/s"));
   EXPECT_THAT(r.warnings[0], HasSubstr("NVIDIA mlx5 calculate_xoff"));
   EXPECT_THAT(r.warnings[0], HasSubstr("SONiC buffer_headroom_mellanox"));
+}
+
+TEST(Validate, TuningGuideKeepsItsLosslessSettingsAndAddsTheLossyPool) {
+  const SwitchConfig c = guide();
+  EXPECT_EQ(c.pool.size, Bytes::mb(4));
+  EXPECT_EQ(c.pool.xoff, Bytes::kb(1'600));
+  EXPECT_EQ(c.pool.lossy_size, Bytes::mb(1));
+  const BufferLayout l = buffer_layout(c);
+  EXPECT_EQ(l.shared_cells, (4'000'000 / 256) - 6'250);  // 2.4 MB of lossless shared cells
+  EXPECT_EQ(l.lossy_shared_cells, 1'000'000 / 256);
+}
+
+TEST(Validate, LossyPoolBelowOneLargestFrameIsRefused) {
+  SwitchConfig c = guide(2);
+  c.pool.lossy_size = Bytes(8'192);  // 32 cells; a 9,216 B frame needs 36
+  ValidationReport r = validate(c);
+  ASSERT_EQ(r.errors.size(), 1u) << r.describe();
+  EXPECT_THAT(r.describe(), HasSubstr("BUFFER_POOL lossy_size = 8192 B"));
+  EXPECT_THAT(r.describe(), HasSubstr("below one largest frame (9216 B in 36 cells)"));
+  c.pool.lossy_size = Bytes::mb(1);
+  for (int pg : {0, 1, 2, 5, 6, 7}) c.pg[pg].size = Bytes(100'000);  // 2 x 6 x 100 KB reserved
+  r = validate(c);
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.errors[0], HasSubstr("lossy PG reserved 1201152 B (2 ports x lossy PG size)"));
+}
+
+TEST(Validate, LossyPoolBelowOneFramePerLossyQueueWarns) {
+  SwitchConfig c = guide(32);
+  const ValidationReport r = validate(c);
+  EXPECT_TRUE(r.ok()) << r.describe();
+  ASSERT_EQ(r.warnings.size(), 1u) << r.describe();
+  EXPECT_THAT(r.warnings[0], HasSubstr("BUFFER_POOL lossy_size = 1000000 B is below one largest frame per "
+                                       "lossy queue (32 ports x 6 lossy queues x 9216 B = 1769472 B)"));
+}
+
+TEST(Validate, LossySizeZeroIsOnePoolAsBefore) {
+  SwitchConfig c = guide();
+  c.pool.lossy_size = Bytes(0);
+  const ValidationReport r = validate(c);
+  EXPECT_TRUE(r.ok()) << r.describe();
+  EXPECT_TRUE(r.warnings.empty()) << r.describe();
+  EXPECT_FALSE(buffer_layout(c).lossy_pool);
+}
+
+TEST(Validate, NoLosslessPriorityWithALossyPoolWarnsThatSizeHoldsNothing) {
+  SwitchConfig c = guide(2);
+  c.pfc_enable = 0;
+  for (auto& w : c.wred) w.reset();
+  const ValidationReport r = validate(c);
+  EXPECT_TRUE(r.ok()) << r.describe();
+  ASSERT_EQ(r.warnings.size(), 1u) << r.describe();
+  EXPECT_THAT(r.warnings[0], HasSubstr("pfc_enable is empty"));
+  EXPECT_THAT(r.warnings[0], HasSubstr("BUFFER_POOL size = 4000000 B holds no traffic"));
+}
+
+TEST(Counters, LossyPoolRowsOnlyWithALossyPool) {
+  SwitchConfig c = guide(1);
+  SwitchCounters sc;
+  sc.ports.resize(1);
+  sc.pool.used_bytes = 1'280;
+  sc.lossy_pool = {512, 2'048, 0, 0};
+  const auto find = [](const std::vector<CounterRow>& rows, const std::string& obj, const std::string& stat) {
+    for (const CounterRow& r : rows) {
+      if (r.object == obj && r.stat == stat) return static_cast<int64_t>(r.value);
+    }
+    return int64_t{-1};
+  };
+  std::vector<CounterRow> rows = counter_rows(c, sc);
+  EXPECT_EQ(find(rows, "sw0|ingress_lossless_pool", "SAI_BUFFER_POOL_STAT_CURR_OCCUPANCY_BYTES"), 1'280);
+  EXPECT_EQ(find(rows, "sw0|egress_lossy_pool", "SAI_BUFFER_POOL_STAT_CURR_OCCUPANCY_BYTES"), 512);
+  EXPECT_EQ(find(rows, "sw0|egress_lossy_pool", "SAI_BUFFER_POOL_STAT_WATERMARK_BYTES"), 2'048);
+  c.pool.lossy_size = Bytes(0);
+  rows = counter_rows(c, sc);
+  EXPECT_EQ(find(rows, "sw0|egress_lossy_pool", "SAI_BUFFER_POOL_STAT_WATERMARK_BYTES"), -1);
 }
 
 TEST(Headroom, FirstPrinciplesTermsAt100GOver7Metres) {
