@@ -14,7 +14,7 @@ runtime::PoolConfig pool_config(const scenario::Scenario& s) {
   Bytes buffers;
   uint32_t smallest_cell = 64;
   for (const scenario::SwitchNode& sw : s.topology.switches) {
-    buffers += sw.config.pool.size;
+    buffers += sw.config.pool.size + sw.config.pool.lossy_size;
     smallest_cell = std::max<uint32_t>(smallest_cell,
                                        static_cast<uint32_t>(sw.config.pool.cell.count()));
   }
