@@ -5,37 +5,46 @@
 namespace rtb::runtime {
 
 StageId VirtualScheduler::add(Stage& stage) {
-  const StageId id = due_.add_id();
+  const auto id = static_cast<StageId>(slots_.size());
   stage.set_id(id);
-  stages_.push_back(&stage);
-  due_.set(id, stage.next_deadline());
+  slots_.push_back(Slot{&stage});
+  schedule(id, stage.next_deadline());
   return id;
+}
+
+void VirtualScheduler::schedule(StageId id, Time at) {
+  Slot& slot = slots_[id];
+  slot.scheduled = at;
+  ++slot.generation;
+  if (!at.is_never()) heap_.push(Entry{at, id, seq_++, slot.generation});
 }
 
 void VirtualScheduler::wake(StageId id, Time at) {
   if (at < now_) at = now_;
-  if (at < due_.deadline(id)) due_.set(id, at);
+  if (at < slots_[id].scheduled) schedule(id, at);
 }
 
 RunStats VirtualScheduler::run(Time until) {
   RunStats stats;
   const auto wall_start = std::chrono::steady_clock::now();
-  uint32_t id;
-  while (!due_.empty()) {
-    const Time t = due_.next();
-    if (t > until) {
+  while (!heap_.empty()) {
+    const Entry e = heap_.top();
+    if (e.at > until) {
       now_ = until;  // stopped by the duration: the run covered [start, until]
       break;
     }
-    due_.pop_due(t, id);
-    now_ = t;
-    if (trace_) trace_(now_, id);
-    Stage& stage = *stages_[id];
-    stage.poll(now_);
+    heap_.pop();
+    Slot& slot = slots_[e.stage];
+    if (e.generation != slot.generation) continue;  // superseded by an earlier wake
+    now_ = e.at;
+    slot.scheduled = Time::never();
+    if (trace_) trace_(now_, e.stage);
+    slot.stage->poll(now_);
     ++stats.polls;
-    wake(id, stage.next_deadline());  // keeps an earlier wake made during the poll
+    const Time next = slot.stage->next_deadline();
+    if (next < slot.scheduled) schedule(e.stage, next < now_ ? now_ : next);
   }
-  stats.idle = due_.empty();
+  stats.idle = heap_.empty();
   stats.simulated = now_;
   stats.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
