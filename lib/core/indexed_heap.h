@@ -1,8 +1,8 @@
 // Deadlines a loop checks (style habit 4): an indexed binary min-heap of times with one
 // slot per id, sized at start-up. Setting an id that is already armed moves it (decrease
 // or increase key), so the heap never holds stale entries and never allocates after
-// construction. Ties are broken by id, so the order is deterministic. Used for the
-// virtual scheduler's stages (ordered by (time, stage id)) and the host's timers.
+// construction. Ties are broken by id, so the order is deterministic. The host keeps its
+// per-QP timers (congestion control, retransmission, message start) in one.
 #pragma once
 
 #include <cstdint>
