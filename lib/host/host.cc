@@ -197,7 +197,8 @@ void Host::apply(QueuePair& qp, const cc::Decision& d, Time now) {
     pacer_.set_rate(qp.index, d.rate, now);
   }
   qp.window = d.window;
-  timers_.set(qp.index * kTimerKinds + kCcTimer, d.next_deadline);
+  const uint32_t cc_id = qp.index * kTimerKinds + kCcTimer;
+  if (d.next_deadline != timers_.deadline(cc_id)) timers_.set(cc_id, d.next_deadline);
   refresh(qp, now);
 }
 

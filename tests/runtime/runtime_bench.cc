@@ -2,13 +2,13 @@
 // of relay stages forwarding frames (every hop: send, serialization bookkeeping, arrival,
 // wake, heap pop, poll, receive).
 #include <benchmark/benchmark.h>
-#include <rte_eal.h>
 
 #include <memory>
 #include <vector>
 
 #include "runtime/virtual_scheduler.h"
 #include "runtime/wire_link.h"
+#include "tests/runtime/test_eal.h"
 #include "tests/runtime/test_pool.h"
 
 namespace rtb::runtime {
@@ -83,14 +83,10 @@ BENCHMARK(BM_FrameHop)->Arg(2)->Arg(16)->Arg(128)->Unit(benchmark::kMillisecond)
 }  // namespace rtb::runtime
 
 int main(int argc, char** argv) {
-  char arg0[] = "runtime_bench", no_huge[] = "--no-huge", mem[] = "-m", mb[] = "256",
-       no_pci[] = "--no-pci", no_shconf[] = "--no-shconf", l[] = "-l", l0[] = "0",
-       log[] = "--log-level=error";
-  char* eal_argv[] = {arg0, no_huge, mem, mb, no_pci, no_shconf, l, l0, log};
-  if (rte_eal_init(9, eal_argv) < 0) return 1;
+  if (!rtb::runtime::testing::start_test_eal("runtime_bench")) return 1;
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  rte_eal_cleanup();
+  (void)rtb::runtime::stop_eal();
   return 0;
 }

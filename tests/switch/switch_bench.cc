@@ -3,11 +3,10 @@
 // MMU release, send on a wire link. Virtual time advances one frame time per frame; the
 // frame comes back out of the egress link and is sent again (no allocation per frame).
 #include <benchmark/benchmark.h>
-#include <rte_eal.h>
-
 #include <cstdio>
 
 #include "tests/switch/test_hosts.h"
+#include "tests/runtime/test_eal.h"
 
 namespace rtb::sw {
 namespace {
@@ -50,23 +49,10 @@ BENCHMARK(BM_ForwardFrame)->Arg(2)->Arg(32);
 }  // namespace rtb::sw
 
 int main(int argc, char** argv) {
-  char arg0[] = "switch_bench";
-  char no_huge[] = "--no-huge";
-  char mem[] = "-m";
-  char mem_mb[] = "256";
-  char no_pci[] = "--no-pci";
-  char no_shconf[] = "--no-shconf";
-  char lcores[] = "-l";
-  char lcore0[] = "0";
-  char log[] = "--log-level=error";
-  char* eal_argv[] = {arg0, no_huge, mem, mem_mb, no_pci, no_shconf, lcores, lcore0, log};
-  if (rte_eal_init(static_cast<int>(std::size(eal_argv)), eal_argv) < 0) {
-    std::fprintf(stderr, "switch_bench: EAL initialisation failed\n");
-    return 1;
-  }
+  if (!rtb::runtime::testing::start_test_eal("switch_bench")) return 1;
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
-  rte_eal_cleanup();
+  (void)rtb::runtime::stop_eal();
   return 0;
 }
