@@ -155,12 +155,7 @@ Decision Dcqcn::on_bytes_sent(const P& p, S& s, Bytes sent, Time now) {
 
 size_t Dcqcn::describe(const P& p, const S& s, Time now,
                        std::span<rtb_cc_state_field, RTB_CC_MAX_STATE_FIELDS> out) {
-  out[0] = {"alpha", static_cast<double>(alpha_at(p, s, now)) / 1024.0};  // Q10
-  out[1] = {"rc_bps", static_cast<double>(s.rc.bps())};
-  out[2] = {"rt_bps", static_cast<double>(s.rt.bps())};
-  out[3] = {"time_stage", static_cast<double>(s.time_stage)};
-  out[4] = {"byte_stage", static_cast<double>(s.byte_stage)};
-  return 5;
+  return describe_rates(alpha_at(p, s, now), s, out);
 }
 
 uint32_t Dcqcn::alpha_at(const P& p, const S& s, Time now) {

@@ -4,6 +4,9 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <span>
+
+#include "cc_algos/rocetb_cc.h"
 #include "core/units.h"
 
 namespace rtb::cc::dcqcn {
@@ -26,6 +29,19 @@ inline uint32_t stage_inc(uint32_t s) { return s == UINT32_MAX ? s : s + 1; }
 // The flow's ceiling: rp_max_rate (zero = none) but never above the line rate.
 inline Rate rate_cap(Rate max_rate, Rate line) {
   return max_rate.bps() == 0 ? line : std::min(max_rate, line);
+}
+
+// The state both models show in time series: alpha (Q10 as a fraction), R_C, R_T and the
+// two stage counters. `S` is either model's State.
+template <typename S>
+size_t describe_rates(uint32_t alpha_q10, const S& s,
+                      std::span<rtb_cc_state_field, RTB_CC_MAX_STATE_FIELDS> out) {
+  out[0] = {"alpha", static_cast<double>(alpha_q10) / 1024.0};
+  out[1] = {"rc_bps", static_cast<double>(s.rc.bps())};
+  out[2] = {"rt_bps", static_cast<double>(s.rt.bps())};
+  out[3] = {"time_stage", static_cast<double>(s.time_stage)};
+  out[4] = {"byte_stage", static_cast<double>(s.byte_stage)};
+  return 5;
 }
 
 }  // namespace rtb::cc::dcqcn
