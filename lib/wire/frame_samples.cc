@@ -12,28 +12,6 @@ namespace {
 
 using nlohmann::json;
 
-FlowSpec requester(bool tagged) {
-  FlowSpec s;
-  s.src_mac = MacAddr{{2, 0, 0, 0, 0, 1}};
-  s.dst_mac = MacAddr{{2, 0, 0, 0, 0, 2}};
-  s.src_ip = 0xC0000201;
-  s.dst_ip = 0xC0000202;
-  s.src_qpn = 0x456;
-  s.dst_qpn = 0x123;
-  s.dscp = 26;
-  s.path_mtu = 1024;
-  if (tagged) s.vlan = Vlan{3, 10};
-  return s;  // UDP source port from the QPs (0xEDD1)
-}
-
-FlowSpec responder() {
-  FlowSpec s = requester(false);
-  std::swap(s.src_mac, s.dst_mac);
-  std::swap(s.src_ip, s.dst_ip);
-  std::swap(s.src_qpn, s.dst_qpn);
-  return s;
-}
-
 json roce_json(const FlowTemplate& t, const char* kind, uint8_t opcode, uint32_t psn, Ecn ecn,
                uint8_t byte4) {
   return json{{"kind", kind},     {"opcode", opcode}, {"qpn", t.spec().dst_qpn},
@@ -114,15 +92,36 @@ void emit_pfc(Emitter& e) {
 
 }  // namespace
 
+FlowSpec sample_requester_spec(bool tagged) {
+  FlowSpec s;
+  s.src_mac = MacAddr{{2, 0, 0, 0, 0, 1}};
+  s.dst_mac = MacAddr{{2, 0, 0, 0, 0, 2}};
+  s.src_ip = 0xC0000201;
+  s.dst_ip = 0xC0000202;
+  s.src_qpn = 0x456;
+  s.dst_qpn = 0x123;
+  s.dscp = 26;
+  s.path_mtu = 1024;
+  if (tagged) s.vlan = Vlan{3, 10};
+  return s;  // UDP source port from the QPs (0xEDD1)
+}
+
+FlowSpec reversed(FlowSpec s) {
+  std::swap(s.src_mac, s.dst_mac);
+  std::swap(s.src_ip, s.dst_ip);
+  std::swap(s.src_qpn, s.dst_qpn);
+  return s;
+}
+
 std::vector<SampleFrame> sample_frames() {
   Emitter e;
   std::vector<uint8_t> buf(kMaxHeaderBytes + 1024 + kTailBytes);
-  for (bool tagged : {false, true}) emit_data(e, *FlowTemplate::make(requester(tagged)), buf);
-  FlowSpec c = responder();
+  for (bool tagged : {false, true}) emit_data(e, *FlowTemplate::make(sample_requester_spec(tagged)), buf);
+  FlowSpec c = reversed(sample_requester_spec());
   c.dscp = 48;        // np_cnp_dscp default (reference §1.3)
   c.udp_sport = 0;    // as ConnectX-4 Lx sends it
   c.dst_qpn = 0x456;  // the sender of the congested flow
-  emit_control(e, *FlowTemplate::make(responder()), *FlowTemplate::make(c));
+  emit_control(e, *FlowTemplate::make(reversed(sample_requester_spec())), *FlowTemplate::make(c));
   emit_pfc(e);
   return e.take();
 }

@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "wire/flow_template.h"
+
 namespace rtb::wire {
 
 struct SampleFrame {
@@ -20,5 +22,12 @@ struct SampleFrame {
 };
 
 std::vector<SampleFrame> sample_frames();
+
+// The flow of the samples and of captures/README.md §3: requester 02:00:00:00:00:01 /
+// 192.0.2.1 / QPN 0x456 to responder 02:00:00:00:00:02 / 192.0.2.2 / QPN 0x123, DSCP 26,
+// path MTU 1024; tagged: 802.1Q PCP 3, VID 10.
+FlowSpec sample_requester_spec(bool tagged = false);
+// The same flow seen from the other end (MACs, IPs and QPNs swapped).
+FlowSpec reversed(FlowSpec s);
 
 }  // namespace rtb::wire

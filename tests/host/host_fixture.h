@@ -104,14 +104,14 @@ struct TwoHosts {
     b = std::move(Host::create(cb, {{&ba, b_in}}, cc_b, hp, qps)).value();
     if (relay) marker = std::make_unique<MarkingRelay>("relay", ab, rb);
   }
-  // Adds QP pairs a.i <-> b.i and posts `bytes` messages on A's side.
+  // Adds `count` more QP pairs (A's next QP <-> B's next QP), each as `spec`.
   void connect(uint32_t count, QpSpec spec = {}) {
     for (uint32_t i = 0; i < count; ++i) {
       QpSpec sa = spec, sb = spec;
-      sa.peer_qpn = b->qpn(i);
+      sa.peer_qpn = b->qpn(b->qp_count());
       sa.peer_mac = mac(2);
       sa.peer_ip = ip(2);
-      sb.peer_qpn = a->qpn(i);
+      sb.peer_qpn = a->qpn(a->qp_count());
       sb.peer_mac = mac(1);
       sb.peer_ip = ip(1);
       ASSERT_TRUE(a->add_qp(sa).ok());

@@ -101,17 +101,7 @@ TEST_F(Arbiter, StrictPriorityServesTheHigherPriorityFirst) {
   low.priority = 3;
   high.priority = 5;
   t.connect(1, low);
-  t.connect(0);
-  QpSpec sa = high;
-  sa.peer_qpn = t.b->qpn(1);
-  sa.peer_mac = testing::mac(2);
-  sa.peer_ip = testing::ip(2);
-  QpSpec sb = high;
-  sb.peer_qpn = t.a->qpn(1);
-  sb.peer_mac = testing::mac(1);
-  sb.peer_ip = testing::ip(1);
-  ASSERT_TRUE(t.a->add_qp(sa).ok());
-  ASSERT_TRUE(t.b->add_qp(sb).ok());
+  t.connect(1, high);
   t.a->post(0, 1'000'000, Time::zero());
   t.a->post(1, 100'000, Time::zero());
   t.run(Time::us(8));  // 100 KB at 100 Gb/s takes 8.6 us: only priority 5 has sent
@@ -127,16 +117,9 @@ std::pair<uint64_t, uint64_t> two_priorities(const cc::Controller& cc, HostConfi
                                              Time until, std::function<void(TwoHosts&)> before) {
   TwoHosts t(cc, cc, std::move(ca), host_config("b", 2), 2);
   for (uint8_t i = 0; i < 2; ++i) {
-    QpSpec sa, sb;
-    sa.priority = sb.priority = i == 0 ? 3 : 5;
-    sa.peer_qpn = t.b->qpn(i);
-    sa.peer_mac = testing::mac(2);
-    sa.peer_ip = testing::ip(2);
-    sb.peer_qpn = t.a->qpn(i);
-    sb.peer_mac = testing::mac(1);
-    sb.peer_ip = testing::ip(1);
-    EXPECT_TRUE(t.a->add_qp(sa).ok());
-    EXPECT_TRUE(t.b->add_qp(sb).ok());
+    QpSpec spec;
+    spec.priority = i == 0 ? 3 : 5;
+    t.connect(1, spec);
     t.a->post(i, 50'000'000, Time::zero());
   }
   if (before) before(t);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "wire/flow_template.h"
+#include "wire/frame_samples.h"
 #include "wire/payload_pattern.h"
 
 namespace rtb::wire::test {
@@ -41,25 +42,12 @@ inline std::string shared_capture(const std::string& name) {
 // 02:00:00:00:00:01 / 192.0.2.1 / QPN 0x456, responder 02:00:00:00:00:02 / 192.0.2.2 /
 // QPN 0x123, DSCP 26, UDP sport 49152, PMTU 256, MigReq 0.
 inline FlowSpec scapy_requester_spec() {
-  FlowSpec s;
-  s.src_mac = MacAddr{{2, 0, 0, 0, 0, 1}};
-  s.dst_mac = MacAddr{{2, 0, 0, 0, 0, 2}};
-  s.src_ip = 0xC0000201;
-  s.dst_ip = 0xC0000202;
-  s.src_qpn = 0x456;
-  s.dst_qpn = 0x123;
-  s.dscp = 26;
+  FlowSpec s = sample_requester_spec();
   s.udp_sport = 49152;
   s.path_mtu = 256;
   return s;
 }
-inline FlowSpec scapy_responder_spec() {
-  FlowSpec s = scapy_requester_spec();
-  std::swap(s.src_mac, s.dst_mac);
-  std::swap(s.src_ip, s.dst_ip);
-  std::swap(s.src_qpn, s.dst_qpn);
-  return s;
-}
+inline FlowSpec scapy_responder_spec() { return reversed(scapy_requester_spec()); }
 
 // A buffer for one frame: kMaxHeaderBytes of headroom, the payload pattern, tail room.
 struct FrameBuffer {

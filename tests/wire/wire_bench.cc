@@ -9,22 +9,13 @@
 #include "wire/icrc.h"
 #include "wire/opcode.h"
 #include "wire/parser.h"
+#include "wire/frame_samples.h"
 #include "wire/payload_pattern.h"
 
 namespace rtb::wire {
 namespace {
 
-FlowTemplate bench_template() {
-  FlowSpec s;
-  s.src_mac = MacAddr{{2, 0, 0, 0, 0, 1}};
-  s.dst_mac = MacAddr{{2, 0, 0, 0, 0, 2}};
-  s.src_ip = 0xC0000201;
-  s.dst_ip = 0xC0000202;
-  s.src_qpn = 0x456;
-  s.dst_qpn = 0x123;
-  s.path_mtu = 1024;
-  return *FlowTemplate::make(s);
-}
+FlowTemplate bench_template() { return *FlowTemplate::make(sample_requester_spec()); }
 
 struct Bench {
   FlowTemplate t = bench_template();
