@@ -69,15 +69,6 @@ TEST_F(Exact, SecondRunGivesIdenticalCounters) {
   EXPECT_EQ(run(), run());
 }
 
-}  // namespace
-}  // namespace rtb::host
-
-namespace rtb::host {
-namespace {
-
-using testing::TwoHosts;
-using testing::controller;
-using testing::host_config;
 
 struct Arbiter : ::testing::Test {
   cc::Controller line_rate = controller("fixed_rate");
@@ -154,15 +145,6 @@ TEST_F(Arbiter, APausedPriorityDoesNotBlockAnotherAndGathersNoCredit) {
   EXPECT_GT(q3, 100'000u);
 }
 
-}  // namespace
-}  // namespace rtb::host
-
-namespace rtb::host {
-namespace {
-
-using testing::TwoHosts;
-using testing::controller;
-using testing::host_config;
 
 struct Loss : ::testing::Test {
   cc::Controller line_rate = controller("fixed_rate");
@@ -253,15 +235,6 @@ TEST_F(Loss, FramesAreConservedAtEveryInstant) {
   EXPECT_GT(t.ab.counters().dropped_fault, 10u);
 }
 
-}  // namespace
-}  // namespace rtb::host
-
-namespace rtb::host {
-namespace {
-
-using testing::TwoHosts;
-using testing::controller;
-using testing::host_config;
 
 // A -> relay (marks CE) -> B; B's CNPs go straight back to A.
 struct Loop : ::testing::Test {
@@ -342,15 +315,6 @@ TEST_F(Loop, CnpGenerationDelayShiftsTheResponseByExactlyItsValue) {
   EXPECT_EQ(late - early, Time::us(3));
 }
 
-}  // namespace
-}  // namespace rtb::host
-
-namespace rtb::host {
-namespace {
-
-using testing::TwoHosts;
-using testing::controller;
-using testing::host_config;
 
 TEST(Storm, AStormingHostPausesItsPartnerFromTheGivenTime) {
   cc::Controller line_rate = controller("fixed_rate");
@@ -370,11 +334,6 @@ TEST(Storm, AStormingHostPausesItsPartnerFromTheGivenTime) {
   EXPECT_GT(t.ab.paused_until(3), Time::us(300));
 }
 
-}  // namespace
-}  // namespace rtb::host
-
-namespace rtb::host {
-namespace {
 
 TEST(Corruption, ACorruptedPayloadByteIsCaughtOnceAndNeverOutlivesItsFrame) {
   // Corrupting a payload byte changes the mbuf's pattern; the wire layer restores it on the
