@@ -15,7 +15,7 @@ namespace rtb {
 
 class IndexedMinHeap {
  public:
-  explicit IndexedMinHeap(uint32_t ids = 0) : pos_(ids, kAbsent) { heap_.reserve(ids); }
+  explicit IndexedMinHeap(uint32_t ids) : pos_(ids, kAbsent) { heap_.reserve(ids); }
 
   // Arms `id` at `at` (Time::never() disarms it).
   void set(uint32_t id, Time at) {
@@ -56,13 +56,7 @@ class IndexedMinHeap {
   }
   Time deadline(uint32_t id) const { return pos_[id] == kAbsent ? Time::never() : heap_[pos_[id]].at; }
   size_t size() const { return heap_.size(); }
-  bool empty() const { return heap_.empty(); }
-  // Adds an id (a new stage): returns it.
-  uint32_t add_id() {
-    pos_.push_back(kAbsent);
-    heap_.reserve(pos_.size());
-    return static_cast<uint32_t>(pos_.size() - 1);
-  }
+
 
  private:
   static constexpr uint32_t kAbsent = UINT32_MAX;
