@@ -86,6 +86,13 @@ void WireLink::push(Time arrival, rte_mbuf* frame) {
   if (waker_ != nullptr) waker_->wake(receiver_, arrival);
 }
 
+void WireLink::deliver(Time now, rte_mbuf* frame) {
+  assert(room() > 0);
+  ++counters_.frames;
+  counters_.bytes += rte_pktmbuf_pkt_len(frame);
+  push(now, frame);
+}
+
 void WireLink::apply_pause(uint8_t priority, uint16_t quanta, Time now) {
   // One pause quantum = 512 bit times = 64 bytes at the link rate (802.1Qbb, 802.3 31B).
   paused_until_[priority] = now + config_.rate.time_for(Bytes(64) * quanta);

@@ -89,6 +89,11 @@ class WireLink {
   // Moves up to `max` frames that have arrived by `now` into `out`; returns how many.
   uint32_t receive(Time now, rte_mbuf** out, uint32_t max);
   uint32_t in_flight() const { return count_; }
+  // Realtime bridges (lib/ethport): a frame that crossed a DPDK port has already been
+  // serialized by the remote MAC, so it is placed at the receiving end as arrived at `now`
+  // (counted in frames/bytes as if sent here). Precondition: room() > 0.
+  void deliver(Time now, rte_mbuf* frame);
+  uint32_t room() const { return static_cast<uint32_t>(ring_.size()) - count_; }
 
   // --- faults ---
   // Fault hooks applied to every frame at the moment it starts; owned by the caller.
