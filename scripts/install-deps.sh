@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential pkg-config meson ninja-build
-  dpdk libdpdk-dev libibverbs-dev libboost-dev libfmt-dev
+  dpdk dpdk-dev libdpdk-dev libibverbs-dev libboost-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libtomlplusplus-dev
   nlohmann-json3-dev libpcap-dev
   clang libclang-rt-14-dev
