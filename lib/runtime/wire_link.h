@@ -69,7 +69,12 @@ class WireLink {
   void connect_receiver(Waker* waker, StageId receiver);
 
   // --- sending end ---
-  bool can_send(Time now) const { return busy_until_ <= now; }
+  // The wire is free, and the in-flight ring has room beyond the slots kept for control
+  // frames. Sized from the cable, the ring never fills in virtual time; in realtime a
+  // bridge whose DPDK port is full stops taking frames, the ring fills, and the sending
+  // stage holds its frames in its own queues (back-pressure, as a NIC's full TX ring).
+  bool can_send(Time now) const { return busy_until_ <= now && room() > kControlReserve; }
+  static constexpr uint32_t kControlReserve = 8;
   Time free_at() const { return busy_until_; }
   bool may_start(uint8_t priority, Time now) const { return paused_until_[priority] <= now; }
   Time paused_until(uint8_t priority) const { return paused_until_[priority]; }
