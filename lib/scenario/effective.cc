@@ -149,6 +149,23 @@ json faults_json(const Scenario& s) {
   return j;
 }
 
+json realtime_json(const Scenario& s) {
+  const RealtimeConfig& r = s.realtime;
+  json nodes = json::array(), ports = json::array(), place = json::object();
+  for (const NodeRef& n : r.nodes) {
+    nodes.push_back(node_json(s.topology, n));
+    place[node_json(s.topology, n).get<std::string>()] =
+        n.kind == NodeKind::kHost ? r.lcore_of_host[n.index] : r.lcore_of_switch[n.index];
+  }
+  for (const RealtimePort& p : r.ports) {
+    ports.push_back({{"link", p.link}, {"node", node_json(s.topology, p.node)}, {"device", p.device}});
+  }
+  return {{"role", r.role}, {"nodes", nodes}, {"lcores", r.lcores}, {"place", place},
+          {"ports", ports}, {"links", r.ring_links ? "ring" : "wire"}, {"dilation", r.dilation},
+          {"max_lateness_ns", r.max_lateness ? ns_json(*r.max_lateness) : json("auto")},
+          {"hugepages", r.hugepages}, {"pci", r.pci}, {"eal_args", r.eal_args}};
+}
+
 }  // namespace
 
 json ns_json(Time t) {
@@ -159,7 +176,7 @@ json ns_json(Time t) {
 
 json effective_json(const Scenario& s) {
   const RunConfig& r = s.run;
-  return {{"name", s.name},
+  json j = {{"name", s.name},
           {"source", s.source},
           {"run",
            {{"clock", r.clock == Clock::kRealtime ? "realtime" : "virtual"},
@@ -172,6 +189,8 @@ json effective_json(const Scenario& s) {
           {"flows", flows_json(s)},
           {"faults", faults_json(s)},
           {"warnings", s.warnings}};
+  if (r.clock == Clock::kRealtime) j["realtime"] = realtime_json(s);
+  return j;
 }
 
 }  // namespace rtb::scenario

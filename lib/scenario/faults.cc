@@ -38,25 +38,6 @@ bool matches(const Topology& topo, const LinkEnd& le, const End& e) {
   return name == e.name && (!e.port || *e.port == le.port);
 }
 
-uint32_t read_link(Table& t, const Topology& topo) {
-  t.require("link", "the link's two ends, such as [\"leaf0\", \"spine1\"]");
-  const auto ends = t.opt_array("link").value();
-  if (ends.size() != 2) t.fail_value("link", "is not a pair of node names: expected [\"leaf0\", \"spine1\"]");
-  const End a = parse_end(t, *ends[0]);
-  const End b = parse_end(t, *ends[1]);
-  std::vector<uint32_t> found;
-  for (uint32_t i = 0; i < topo.links.size(); ++i) {
-    const Link& l = topo.links[i];
-    if ((matches(topo, l.a, a) && matches(topo, l.b, b)) || (matches(topo, l.a, b) && matches(topo, l.b, a))) {
-      found.push_back(i);
-    }
-  }
-  if (found.empty()) t.fail_value("link", "is not a link of the topology: expected the names of two connected nodes");
-  if (found.size() > 1) {
-    t.fail_value("link", fmt::format("matches {} parallel links: expected \"node:port\" ends to pick one", found.size()));
-  }
-  return found.front();
-}
 
 void check_window(Table& t, std::string_view from_key, Time from, std::string_view to_key, Time to, const RunConfig& run) {
   if (from >= run.duration) t.fail_value(from_key, "is not before the end of the run: expected an earlier time");
@@ -97,6 +78,26 @@ DropFault read_drop(Table& t, const Topology& topo) {
 }
 
 }  // namespace
+
+uint32_t read_link(Table& t, const Topology& topo) {
+  t.require("link", "the link's two ends, such as [\"leaf0\", \"spine1\"]");
+  const auto ends = t.opt_array("link").value();
+  if (ends.size() != 2) t.fail_value("link", "is not a pair of node names: expected [\"leaf0\", \"spine1\"]");
+  const End a = parse_end(t, *ends[0]);
+  const End b = parse_end(t, *ends[1]);
+  std::vector<uint32_t> found;
+  for (uint32_t i = 0; i < topo.links.size(); ++i) {
+    const Link& l = topo.links[i];
+    if ((matches(topo, l.a, a) && matches(topo, l.b, b)) || (matches(topo, l.a, b) && matches(topo, l.b, a))) {
+      found.push_back(i);
+    }
+  }
+  if (found.empty()) t.fail_value("link", "is not a link of the topology: expected the names of two connected nodes");
+  if (found.size() > 1) {
+    t.fail_value("link", fmt::format("matches {} parallel links: expected \"node:port\" ends to pick one", found.size()));
+  }
+  return found.front();
+}
 
 Faults read_faults(std::vector<Table>& entries, const Topology& topo, const RunConfig& run) {
   Faults faults;

@@ -11,6 +11,10 @@
 
 namespace rtb::scenario {
 
+// The link named by the table's `link` key (two node names, "node:port" to pick one of
+// parallel links); also used by [realtime] ports.
+uint32_t read_link(Table& t, const Topology& topo);
+
 Faults read_faults(std::vector<Table>& entries, const Topology& topo, const RunConfig& run);
 
 }  // namespace rtb::scenario

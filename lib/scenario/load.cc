@@ -12,6 +12,7 @@
 #include "scenario/host_settings.h"
 #include "scenario/load_error.h"
 #include "scenario/overrides.h"
+#include "scenario/realtime_settings.h"
 #include "scenario/run_settings.h"
 #include "scenario/switch_settings.h"
 #include "scenario/topology_read.h"
@@ -52,7 +53,7 @@ void warn_lossy_flows(const Scenario& s, std::vector<std::string>& warnings) {
 }
 
 Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed_override) {
-  for (const char* k : {"name", "run", "topology", "host", "switch", "cc", "traffic", "faults"}) top.get(k);
+  for (const char* k : {"name", "run", "topology", "host", "switch", "cc", "traffic", "faults", "realtime"}) top.get(k);
   top.finish();
   const std::filesystem::path path(name);
   Scenario s;
@@ -71,6 +72,7 @@ Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed
   s.flows = read_traffic(traffic, TrafficContext{&s.topology, &s.run, base_dir});
   std::vector<Table> faults = top.tables("faults");
   s.faults = read_faults(faults, s.topology, s.run);
+  s.realtime = read_realtime(top.table("realtime"), s.topology);
   warn_lossy_flows(s, s.warnings);
   s.effective = effective_json(s);
   return s;

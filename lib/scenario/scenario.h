@@ -124,6 +124,35 @@ struct Faults {
   std::vector<DropFault> drops;
 };
 
+// [realtime] (scenarios/README.md): how a realtime run maps the scenario onto this
+// process's lcores and DPDK ports. Ignored in virtual time.
+struct RealtimePort {
+  uint32_t link = 0;    // the cable leaving the process
+  NodeRef node;         // its end built here
+  std::string device;   // DPDK device string (lib/ethport/README.md)
+};
+
+struct RealtimeConfig {
+  std::string role;                // [realtime.process.<role>] this process runs; "" = all
+  std::vector<NodeRef> nodes;      // the nodes built here (every node when role is "")
+  std::vector<unsigned> lcores{0}; // EAL lcores; the first is the main lcore
+  std::vector<unsigned> lcore_of_host;    // per host index (only built ones meaningful)
+  std::vector<unsigned> lcore_of_switch;  // per switch index
+  std::vector<RealtimePort> ports;
+  bool ring_links = false;         // links = "ring": every in-process cable via an rte_ring pair
+  uint32_t dilation = 1;           // the scenario runs this many times slower than wall time
+  std::optional<Time> max_lateness;  // nullopt: "auto" (from the PFC headroom)
+  std::string hugepages = "auto";  // "auto", "never" or "require"
+  std::vector<std::string> pci;    // PCI devices the EAL may probe (none: --no-pci)
+  std::vector<std::string> eal_args;  // passed to the EAL last
+  bool builds(NodeRef n) const {
+    for (const NodeRef& m : nodes) {
+      if (m == n) return true;
+    }
+    return false;
+  }
+};
+
 struct Scenario {
   std::string name;
   std::string source;  // the file path ("<text>" name for load_scenario_text)
@@ -132,6 +161,7 @@ struct Scenario {
   CcConfig cc;
   std::vector<Flow> flows;
   Faults faults;
+  RealtimeConfig realtime;
   // The fully resolved configuration: sizes in bytes (_bytes), times in ns (_ns), rates
   // in b/s (_bps). Deterministic: the same inputs give the same JSON.
   nlohmann::json effective;
