@@ -23,108 +23,105 @@ Expected<Pacer> Pacer::create(const PacerConfig& c) {
   return Pacer(c);
 }
 
+// The fine wheel takes up to 2^8 slots of the horizon, and never all of it: at least two
+// buckets, so a bucket never holds the cursor's span while it is cascaded.
 Pacer::Pacer(const PacerConfig& c)
     : flows_(c.max_flows, Flow{0, 0, 0, 0, 0, kIdle}),
-      queues_(uint64_t{1} << c.slots_log2, c.max_flows),
-      busy_(uint64_t{1} << c.slots_log2),
+      fine_log2_(std::min(kFineLog2Max, c.slots_log2 - 1)),
+      fine_(1u << fine_log2_),
+      bucket_mask_((uint64_t{1} << (c.slots_log2 - fine_log2_)) - 1),
+      lists_(static_cast<uint32_t>(fine_ + bucket_mask_ + 1), c.max_flows),
+      fine_busy_(fine_),
+      bucket_busy_(bucket_mask_ + 1),
+      bucket_min_(bucket_mask_ + 1, 0),
       width_ps_(c.slot_width.ps()),
       mask_((uint64_t{1} << c.slots_log2) - 1),
       lag_ps_(c.max_lag.ps() == 0 ? c.slot_width.ps() : c.max_lag.ps()) {}
 
 size_t Pacer::wheel_bytes() const {
-  return (mask_ + 1) * sizeof(SlotQueues::Slot) + (mask_ + 1) / 8 * 65 / 64;
+  const uint64_t lists = fine_ + bucket_mask_ + 1;
+  const uint64_t per_list_chunks = std::min<uint64_t>(lists, flows_.size());
+  return lists * sizeof(ChunkLists::List) + per_list_chunks * sizeof(ChunkLists::Chunk) +
+         (bucket_mask_ + 1) * sizeof(uint64_t) + lists / 8 * 65 / 64;
 }
 
-// File f at the tail of the slot of its next send time: never before the cursor, and at
-// most one revolution ahead (a later flow parks in the last slot and is re-filed when that
-// slot comes round). A new ticket makes any older entry of f stale.
+// File f at the tail of the list of its next send time: never before the cursor, and at
+// most one horizon ahead (a later flow parks in the last span and is re-filed when that
+// span's bucket is cascaded). A new ticket makes any older entry of f stale.
 void Pacer::insert(FlowIndex f) {
   Flow& fl = flows_[f];
   const uint64_t target = std::min(std::max(abs_slot(fl.next_send_ps), cursor_), cursor_ + mask_);
-  const uint32_t idx = static_cast<uint32_t>(target & mask_);
-  fl.slot = idx & 0xffffff;
   fl.state = kWaiting;
   ++fl.ticket;
-  // The slot is a likely cache miss (anywhere in the wheel): start fetching it now and
-  // file the entry later, with the other pending ones, when the line has arrived.
-  busy_.set(idx);
-  __builtin_prefetch(queues_.slot_address(idx), 1);
-  pending_[pending_count_++] = Pending{idx, SlotQueues::Entry{f, fl.ticket}};
-  if (pending_count_ == kPending) flush();
+  uint32_t list;
+  if (span(target) == span(cursor_)) {
+    list = static_cast<uint32_t>(target & (fine_ - 1));
+    if (lists_.list(list).live == 0) fine_busy_.set(list);
+  } else {
+    const uint64_t b = span(target) & bucket_mask_;
+    list = static_cast<uint32_t>(fine_ + b);
+    if (lists_.list(list).live == 0) {
+      bucket_busy_.set(b);
+      bucket_min_[b] = target;
+    } else {
+      bucket_min_[b] = std::min(bucket_min_[b], target);
+    }
+  }
+  fl.list = list & 0xffffff;
+  file(list, Entry{f, fl.ticket});
 }
 
-// Files the pending entries in order (FIFO within a slot holds): first fetch the tail
-// chunks of the now cached slots, then append.
-void Pacer::flush() {
-  for (size_t i = 0; i < pending_count_; ++i)
-    __builtin_prefetch(queues_.tail_address(pending_[i].idx), 1);
-  for (size_t i = 0; i < pending_count_; ++i) file(pending_[i].idx, pending_[i].entry);
-  pending_count_ = 0;
-}
-
-void Pacer::file(uint32_t idx, SlotQueues::Entry e) {
-  if (!queues_.append(idx, e)) {
+void Pacer::file(uint32_t list, Entry e) {
+  if (!lists_.append(list, e)) {
     compact();
-    [[maybe_unused]] const bool ok = queues_.append(idx, e);
+    [[maybe_unused]] const bool ok = lists_.append(list, e);
     assert(ok && "the chunk pool holds every live entry once compacted");
   }
-  ++queues_.slot(idx).live;
+  ++lists_.list(list).live;
 }
 
-// Lazy removal: f's entry stays in its slot, stale because f is no longer waiting. A slot
-// left with no live entry is emptied at once, so the bitmap only shows live slots.
+// Lazy removal: f's entry stays in its list, stale because f is no longer waiting. A list
+// left with no live entry is emptied at once, so the bitmaps only show live lists.
 void Pacer::remove(FlowIndex f) {
-  flush();
   Flow& fl = flows_[f];
-  const uint32_t idx = fl.slot;
-  if (--queues_.slot(idx).live == 0) {
-    queues_.clear(idx);
-    busy_.clear(idx);
+  const uint32_t list = fl.list;
+  if (--lists_.list(list).live == 0) {
+    lists_.clear(list);
+    if (list < fine_) fine_busy_.clear(list); else bucket_busy_.clear(list - fine_);
   }
   fl.state = kIdle;
 }
 
-// The pool ran dry: sweep stale (and already read) entries out of every live slot.
+// The pool ran dry: sweep stale (and already read) entries out of every live list.
 void Pacer::compact() {
   ++compactions_;
-  for (uint64_t i = busy_.find_from(0); i != SlotBitmap::kNone; i = busy_.find_from(i + 1))
-    queues_.compact(static_cast<uint32_t>(i), [this](SlotQueues::Entry e) { return live(e); });
+  const auto keep = [this](Entry e) { return live(e); };
+  for (uint64_t i = fine_busy_.find_from(0); i != SlotBitmap::kNone; i = fine_busy_.find_from(i + 1))
+    lists_.compact(static_cast<uint32_t>(i), keep);
+  for (uint64_t b = bucket_busy_.find_from(0); b != SlotBitmap::kNone; b = bucket_busy_.find_from(b + 1))
+    lists_.compact(static_cast<uint32_t>(fine_ + b), keep);
 }
 
-// The first slot holding live entries at or after the absolute slot `from`, within one
-// revolution of the cursor, or UINT64_MAX.
-uint64_t Pacer::next_busy_from(uint64_t from) const {
-  const uint64_t end = cursor_ + mask_ + 1;
-  if (from >= end) return UINT64_MAX;
-  const uint64_t fi = from & mask_;
-  uint64_t i = busy_.find_from(fi);
-  uint64_t s = UINT64_MAX;
-  if (i != SlotBitmap::kNone) {
-    s = from + (i - fi);
-  } else if ((i = busy_.find_from(0)) != SlotBitmap::kNone && i < fi) {
-    s = from + (mask_ + 1 - fi) + i;
-  }
-  return s < end ? s : UINT64_MAX;
+// The first live fine slot at or after the cursor (absolute), or UINT64_MAX.
+uint64_t Pacer::next_fine() const {
+  const uint64_t i = fine_busy_.find_from(cursor_ & (fine_ - 1));
+  return i == SlotBitmap::kNone ? UINT64_MAX : (cursor_ & ~uint64_t{fine_ - 1}) | i;
 }
 
-// A three-stage pipeline ahead of the drain of slot s, so that each miss has a slot's
-// worth of work to hide behind: the flow records of the next busy slot (its entries are
-// cached by now), the head chunk of the one after, the header of the third.
-void Pacer::prefetch_ahead(uint64_t s) const {
-  const uint64_t a = next_busy_from(s + 1);
-  if (a == UINT64_MAX) return;
-  queues_.peek(static_cast<uint32_t>(a & mask_),
-               [this](SlotQueues::Entry e) { __builtin_prefetch(&flows_[e.flow], 1); });
-  const uint64_t b = next_busy_from(a + 1);
-  if (b == UINT64_MAX) return;
-  __builtin_prefetch(queues_.head_address(static_cast<uint32_t>(b & mask_)));
-  const uint64_t c = next_busy_from(b + 1);
-  if (c != UINT64_MAX) __builtin_prefetch(queues_.slot_address(static_cast<uint32_t>(c & mask_)));
+// The live bucket of the earliest span after the cursor's, or kNone. Buckets hold spans
+// (cursor's span, cursor's span + buckets], so the first one found going round from the
+// next span's bucket is the earliest.
+uint64_t Pacer::next_bucket() const {
+  const uint64_t from = (span(cursor_) + 1) & bucket_mask_;
+  const uint64_t b = bucket_busy_.find_from(from);
+  return b != SlotBitmap::kNone || from == 0 ? b : bucket_busy_.find_from(0);
 }
 
 Time Pacer::next_deadline() const {
-  const uint64_t s = next_busy_from(cursor_);
-  return s == UINT64_MAX ? Time::never() : Time::ps(s * width_ps_);
+  const uint64_t s = next_fine();
+  if (s != UINT64_MAX) return Time::ps(s * width_ps_);
+  const uint64_t b = next_bucket();
+  return b == SlotBitmap::kNone ? Time::never() : Time::ps(bucket_min_[b] * width_ps_);
 }
 
 // Join the wheel at max(now, next): time spent unable to send earns nothing.
@@ -175,48 +172,80 @@ void Pacer::set_rate(FlowIndex f, Rate rate, Time now) {
   }
 }
 
-// Drains slots in time order. Entries are taken kBatch at a time and their flow records
-// prefetched together, so the misses of a batch overlap instead of following each other.
+// Releases in time order: the live fine slots of the cursor's span up to now, then, when
+// the span holds no more, the next span whose bucket has started by now is cascaded.
 size_t Pacer::poll(Time now, std::span<FlowIndex> out) {
-  flush();
   const uint64_t now_slot = abs_slot(now.ps());
   size_t n = 0;
   while (n < out.size()) {
-    const uint64_t s = next_busy_from(cursor_);
-    if (s == UINT64_MAX || s > now_slot) {
-      cursor_ = std::max(cursor_, now_slot);  // every slot up to now is empty
-      break;
-    }
-    if (s != prefetched_for_) prefetch_ahead(s);
-    prefetched_for_ = s;
-    cursor_ = s;
-    const uint32_t idx = static_cast<uint32_t>(s & mask_);
-    SlotQueues::Entry batch[kBatch];
-    const size_t want = std::min(kBatch, out.size() - n);
-    size_t m = 0;
-    while (m < want && queues_.pop(idx, batch[m])) __builtin_prefetch(&flows_[batch[m++].flow]);
-    if (m == 0) {  // cannot happen (a live slot has entries); never spin on it
-      assert(false && "a slot with live entries has entries to read");
-      queues_.slot(idx).live = 0;
-      busy_.clear(idx);
+    const uint64_t s = next_fine();
+    if (s != UINT64_MAX) {
+      if (s > now_slot) break;
+      cursor_ = s;
+      n += drain(s, out.subspan(n));
       continue;
     }
-    for (size_t k = 0; k < m; ++k) {
-      if (!live(batch[k])) continue;  // blocked, re-filed or rescaled since: skip
-      const FlowIndex f = batch[k].flow;
-      remove(f);
-      if (abs_slot(flows_[f].next_send_ps) > s) {  // parked beyond the horizon: re-file
-        insert(f);
-        continue;
-      }
-      flows_[f].state = kReleased;
-      out[n++] = f;
-    }
+    const uint64_t b = next_bucket();
+    if (b == SlotBitmap::kNone) break;
+    const uint64_t start = bucket_min_[b] & ~uint64_t{fine_ - 1};
+    if (start > now_slot) break;
+    cursor_ = start;  // the fine wheel is empty: it moves on to the bucket's span
+    cascade(b);
+  }
+  if (n < out.size()) cursor_ = std::max(cursor_, now_slot);  // every slot up to now is empty
+  return n;
+}
+
+// Takes up to out.size() entries of fine slot s (absolute), their flow records prefetched
+// together, and releases the live ones.
+size_t Pacer::drain(uint64_t s, std::span<FlowIndex> out) {
+  const uint32_t i = static_cast<uint32_t>(s & (fine_ - 1));
+  Entry batch[kBatch];
+  const size_t want = std::min(kBatch, out.size());
+  size_t m = 0;
+  while (m < want && lists_.pop(i, batch[m])) __builtin_prefetch(&flows_[batch[m++].flow], 1);
+  assert(m > 0 && "a live slot has entries to read");
+  size_t n = 0;
+  for (size_t k = 0; k < m; ++k) {
+    if (!live(batch[k])) continue;  // blocked, re-filed or rescaled since: skip
+    const FlowIndex f = batch[k].flow;
+    remove(f);
+    flows_[f].state = kReleased;
+    out[n++] = f;
+  }
+  if (m == 0) {  // cannot happen; never spin on it
+    lists_.list(i).live = 0;
+    lists_.clear(i);
+    fine_busy_.clear(i);
   }
   return n;
 }
 
-// next = max(next, now − max_lag) + (bits·1e12 + rem)/rate, remainder carried.
+// The cursor has just entered bucket b's span (at its first slot): re-file its live
+// entries, in filing order, into the fine slots (or, parked beyond the horizon, into a later
+// bucket: never b, since the cursor is at the span's start). Records are fetched a batch
+// at a time so their misses overlap.
+void Pacer::cascade(uint64_t b) {
+  const uint32_t list = static_cast<uint32_t>(fine_ + b);
+  Entry batch[kBatch];
+  for (;;) {
+    size_t m = 0;
+    while (m < kBatch && lists_.pop(list, batch[m])) __builtin_prefetch(&flows_[batch[m++].flow], 1);
+    if (m == 0) break;
+    for (size_t k = 0; k < m; ++k) {
+      if (!live(batch[k])) continue;
+      --lists_.list(list).live;
+      insert(batch[k].flow);
+    }
+  }
+  assert(lists_.list(list).live == 0 && "a cascaded bucket leaves no live entry behind");
+  lists_.list(list).live = 0;
+  lists_.clear(list);
+  bucket_busy_.clear(b);
+}
+
+// next = max(next, now − max_lag) + (bits·1e12 + rem)/rate, remainder carried (in 64 bits
+// when the numerator fits, as it does for any frame below 2 MB).
 void Pacer::sent(FlowIndex f, Bytes frame, Time now, bool still_ready) {
   Flow& fl = flows_[f];
   if (fl.state == kWaiting) remove(f);
@@ -229,9 +258,16 @@ void Pacer::sent(FlowIndex f, Bytes frame, Time now, bool still_ready) {
     fl.next_send_ps = floor_ps;
     fl.rem = 0;
   }
-  const u128 num = static_cast<u128>(frame.bits()) * kPsPerSecond + fl.rem;
-  fl.next_send_ps += static_cast<uint64_t>(num / fl.rate_bps);
-  fl.rem = static_cast<uint64_t>(num % fl.rate_bps);
+  uint64_t num64;
+  if (!__builtin_mul_overflow(frame.bits(), kPsPerSecond, &num64) &&
+      !__builtin_add_overflow(num64, fl.rem, &num64)) {
+    fl.next_send_ps += num64 / fl.rate_bps;
+    fl.rem = num64 % fl.rate_bps;
+  } else {
+    const u128 num = static_cast<u128>(frame.bits()) * kPsPerSecond + fl.rem;
+    fl.next_send_ps += static_cast<uint64_t>(num / fl.rate_bps);
+    fl.rem = static_cast<uint64_t>(num % fl.rate_bps);
+  }
   if (still_ready)
     insert(f);
   else

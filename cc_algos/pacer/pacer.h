@@ -1,33 +1,46 @@
 // The pacer: turns each flow's rate into send times. A Carousel timing wheel (Saeed et
 // al., "Carousel: Scalable Traffic Shaping at End Hosts", SIGCOMM 2017; eRPC's
-// timing_wheel.h) with:
-//  - O(1) work per packet whatever the number of flows: a flow is filed as a (flow,
-//    ticket) entry at the tail of the slot holding its next send time (slot_queues.h); a
-//    hierarchical bitmap finds the next slot with a live entry in one word per level.
-//    Removal is lazy: the flow's ticket or state moves on and the slot's live count drops,
-//    so filing or removing a flow touches its own record and one slot, never another
-//    flow's record; a released batch's records are prefetched together;
+// timing_wheel.h) in two levels (Varghese and Lauck, "Hashed and Hierarchical Timing
+// Wheels", SOSP 1987), so that a million flows stay cache friendly:
+//  - a fine wheel of 2^8 slots covers the span of slots holding the cursor; a coarse wheel
+//    of 2^(slots_log2-8) buckets, one per later span, covers the rest of the horizon. A flow
+//    is filed as a (flow, ticket) entry at the tail of its fine slot or of its span's bucket
+//    (chunk_lists.h). When the cursor enters a span its bucket is cascaded into the fine
+//    slots, in filing order, so FIFO within a slot holds. Filing appends to one of the
+//    few hundred bucket tails in use (cached), and a cascade reads a bucket front to back
+//    and fetches its flows' records ahead, in batches: about one cache miss per packet
+//    (the flow record), overlapped, instead of misses on a random slot, its chunk and the
+//    record in turn;
+//  - O(1) work per packet whatever the number of flows: each entry is filed once and
+//    cascaded at most once per filing (a flow parked beyond the horizon is re-filed at each
+//    pass, once per revolution); a bitmap per level finds the next live slot or bucket in
+//    one word per level. Removal is lazy: the flow's ticket or state moves on and its
+//    list's live count drops, so filing or removing a flow touches its own record and one
+//    list, never another flow's record;
 //  - picosecond-exact send times with no drift: next = previous + frame_bits·1e12/rate
 //    with the sub-picosecond remainder carried (the sum over n frames equals the exact
 //    floor of the total);
-//  - bounded memory fixed at creation: a 32-byte record per flow plus a chunk pool of
-//    1.25·ceil(max_flows/3) 32-byte chunks (bytes_per_flow() counts both), and 32 bytes
-//    per slot plus the bitmap (wheel_bytes()). No allocation after create();
+//  - bounded memory fixed at creation: a 32-byte record per flow plus its share of a pool of
+//    64-byte chunks of 7 entries (bytes_per_flow() = 44), and per wheel the list headers,
+//    bitmaps, bucket bounds and one chunk per list (wheel_bytes()). No allocation after
+//    create();
 //  - no credit while a flow cannot send (paused priority, empty queue, window full): it
 //    leaves the wheel, and when ready again its next send time is max(now, next), so it
 //    never bursts to "catch up". A ready flow that the host serves late may fall behind
 //    its schedule by at most max_lag before the schedule restarts at now.
 // Flows are released at the start of their slot (up to one slot width early); the send
-// times themselves stay exact, so rates do not drift. Time is passed in; no clock is read.
+// times themselves stay exact, so rates do not drift. next_deadline() is exact while the
+// next flow is in the cursor's span; beyond it, it is its bucket's earliest filing, which
+// may be early when that flow has left since (a poll then releases nothing). Time is
+// passed in; no clock is read.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
 
+#include "cc_algos/pacer/chunk_lists.h"
 #include "cc_algos/pacer/slot_bitmap.h"
-#include "cc_algos/pacer/slot_queues.h"
 #include "core/error.h"
 #include "core/units.h"
 
@@ -61,7 +74,7 @@ class Pacer {
   // rejoins the wheel, otherwise it waits for ready().
   void sent(FlowIndex f, Bytes frame, Time now, bool still_ready);
 
-  // Start of the earliest non-empty slot, or never: when to poll next.
+  // When to poll next: the start of the earliest live slot, or never (see the top note).
   Time next_deadline() const;
   Time next_send(FlowIndex f) const { return Time::ps(flows_[f].next_send_ps); }
   Rate rate(FlowIndex f) const { return Rate::bps(flows_[f].rate_bps); }
@@ -70,13 +83,14 @@ class Pacer {
   Time slot_width() const { return Time::ps(width_ps_); }
   // The flow record and the flow's share of the chunk pool, rounded up.
   static constexpr size_t bytes_per_flow() {
-    return sizeof(Flow) + (SlotQueues::chunks_for(12) * sizeof(SlotQueues::Chunk) + 11) / 12;
+    constexpr uint64_t n = 4 * ChunkLists::kPerChunk;
+    return sizeof(Flow) + (ChunkLists::chunks_for(n, 0) * sizeof(ChunkLists::Chunk) + n - 1) / n;
   }
-  // The slots (with their inline entries) and the bitmap.
+  // The list headers, bitmaps and bucket bounds, and the pool's one chunk per list.
   size_t wheel_bytes() const;
   // Times the chunk pool ran dry and stale entries were swept out (a counted event).
   uint64_t compactions() const { return compactions_; }
-  size_t free_chunks() const { return queues_.free_chunks(); }
+  size_t free_chunks() const { return lists_.free_chunks(); }
 
  private:
   enum State : uint32_t { kIdle, kWaiting, kReleased, kStalled };
@@ -85,46 +99,46 @@ class Pacer {
     uint64_t next_send_ps;
     uint64_t rem;  // remainder of (bits·1e12) mod rate, carried into the next gap
     uint64_t rate_bps;
-    uint32_t ticket;  // bumped at each filing; an entry with an older ticket is stale
-    uint32_t slot : 24;  // wheel index while waiting (slots_log2 <= 24)
+    uint32_t ticket;     // bumped at each filing; an entry with an older ticket is stale
+    uint32_t list : 24;  // fine slot i is list i, bucket b is list kFine + b
     uint32_t state : 8;
   };
   static_assert(sizeof(Flow) == 32);
-  static constexpr size_t kBatch = 16;    // entries taken from a slot per prefetch round
-  static constexpr size_t kPending = 32;  // filings held back while their slot is fetched
-  struct Pending {
-    uint32_t idx;
-    SlotQueues::Entry entry;
-  };
+  using Entry = ChunkLists::Entry;
+  static constexpr uint32_t kFineLog2Max = 8;  // 256 fine slots
+  static constexpr size_t kBatch = 16;         // entries whose records are fetched together
 
   explicit Pacer(const PacerConfig& c);
   void insert(FlowIndex f);
+  void file(uint32_t list, Entry e);
   void remove(FlowIndex f);
-  void file(uint32_t idx, SlotQueues::Entry e);
-  void flush();
   void compact();
-  bool live(SlotQueues::Entry e) const {
+  bool live(Entry e) const {
     const Flow& fl = flows_[e.flow];
     return fl.state == kWaiting && fl.ticket == e.ticket;
   }
   uint64_t abs_slot(uint64_t t_ps) const { return t_ps / width_ps_; }
-  uint64_t next_busy_from(uint64_t from) const;
-  void prefetch_ahead(uint64_t s) const;
+  uint64_t span(uint64_t slot) const { return slot >> fine_log2_; }
+  uint64_t next_fine() const;
+  uint64_t next_bucket() const;
+  size_t drain(uint64_t s, std::span<FlowIndex> out);
+  void cascade(uint64_t b);
   void schedule_from(FlowIndex f, Time now);
 
   std::vector<Flow> flows_;
-  SlotQueues queues_;
-  SlotBitmap busy_;  // slots with live > 0; a slot with live == 0 holds no entries
+  uint32_t fine_log2_;
+  uint32_t fine_;         // fine slots: lists [0, fine_)
+  uint64_t bucket_mask_;  // buckets: lists [fine_, fine_ + bucket_mask_ + 1)
+  ChunkLists lists_;
+  SlotBitmap fine_busy_;    // fine slots with live > 0 (a list with live == 0 is empty)
+  SlotBitmap bucket_busy_;  // buckets with live > 0
+  std::vector<uint64_t> bucket_min_;  // absolute slot: no live entry of the bucket is earlier
   uint64_t width_ps_;
-  uint64_t mask_;
+  uint64_t mask_;         // horizon: a flow is filed at most mask_ slots after the cursor
   uint64_t lag_ps_;
-  uint64_t cursor_ = 0;  // absolute slot: no flow waits in an earlier slot
+  uint64_t cursor_ = 0;  // absolute slot: no flow waits in an earlier slot; the fine wheel
+                         // holds the span of the cursor, buckets the later spans
   uint64_t compactions_ = 0;
-  uint64_t prefetched_for_ = UINT64_MAX;  // the slot whose drain last ran prefetch_ahead
-  // Filings whose slot is being prefetched: their bits are set in busy_, their entries and
-  // live counts not yet in the slot. Anything that reads or removes from a slot flushes.
-  std::array<Pending, kPending> pending_;
-  size_t pending_count_ = 0;
 };
 
 }  // namespace rtb::cc
