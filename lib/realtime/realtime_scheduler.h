@@ -1,0 +1,96 @@
+// The realtime scheduler (design.md "Time", realtime): stages placed explicitly on lcores,
+// each lcore looping `now = clock.now(); for each of its stages: poll(now)` (lcore_loop.h)
+// until scenario time `until` or request_stop(), measuring its own lateness; a control
+// thread beside them (control_thread.h).
+//
+// Threads:
+//   - the calling thread (the EAL main lcore) runs the loop of the stages placed on
+//     rte_lcore_id(), then waits for the others;
+//   - every other lcore with stages runs its loop through rte_eal_remote_launch;
+//   - a std::thread, not pinned and mostly sleeping, calls `control` every control_period
+//     until all loops end, then once more.
+// Nothing else crosses between them during the run: counters and samples leave the workers
+// through Channels (channel.h), requests reach them through ControlStages (control.h), and
+// the stop flag is one relaxed atomic read once per iteration.
+//
+// Lateness (lateness.h, lcore_loop.h): per poll with due work, now - max(deadline, the
+// stage's previous poll); merged over lcores; the run is invalid when the worst exceeds
+// `lateness_budget` (Time::never() = no budget).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "core/units.h"
+#include "realtime/lateness.h"
+#include "realtime/lateness_histogram.h"
+#include "realtime/tsc_clock.h"
+#include "runtime/stage.h"
+
+namespace rtb::realtime {
+
+struct LcoreStats {
+  unsigned lcore = 0;
+  uint64_t loops = 0;  // iterations of the loop
+  uint64_t polls = 0;  // stage polls, due or not (loops x stages)
+  LatenessHistogram lateness;  // polls with due work only
+};
+
+struct RealtimeStats {
+  Time simulated;             // the last instant polled on any lcore (<= until)
+  double wall_seconds = 0;    // from clock.start() to the end of the last loop
+  uint64_t polls = 0;         // stage polls over all lcores, due or not
+  std::vector<LcoreStats> lcores;  // in lcore order
+  LatenessReport lateness;    // merged over lcores
+  bool stopped_early = false;  // request_stop() ended the loops before `until`
+  uint64_t control_calls = 0;  // how many times `control` ran
+
+  double polls_per_second() const { return wall_seconds > 0 ? polls / wall_seconds : 0; }
+  // {"simulated_ns", "wall_seconds", "polls", "stopped_early", "control_calls",
+  //  "lateness": LatenessReport::to_json(), "lcores": [{"lcore", "loops", "polls",
+  //  "due_polls", "lateness_p99_ns", "lateness_max_ns"}]}
+  nlohmann::ordered_json to_json() const;
+};
+
+class RealtimeScheduler {
+ public:
+  // Stage ids are given in the order stages are added (as VirtualScheduler does). A stage
+  // is polled by exactly one lcore: add it once.
+  runtime::StageId add(runtime::Stage& stage, unsigned lcore);
+
+  // Runs each lcore's loop until scenario time `until` (inclusive) or request_stop().
+  // Must be called on the EAL main lcore's thread. Errors (nothing runs): no stages; a
+  // stage added twice; a stage on an lcore the EAL was not started with or that is busy.
+  // clock.start() is called just before the loops start (all lcores share the epoch).
+  // `control` (may be empty) runs on the control thread every `control_period` and once
+  // after the loops end. A stop requested before run() makes it return at once; each run
+  // clears the flag when it ends.
+  Expected<RealtimeStats> run(TscClock& clock, Time until, Time lateness_budget,
+                              std::string budget_reason, std::function<void()> control = {},
+                              std::chrono::microseconds control_period =
+                                  std::chrono::milliseconds(1));
+
+  // Any thread, any time: every loop ends at its next iteration.
+  void request_stop() { stop_.store(true, std::memory_order_relaxed); }
+
+  size_t stage_count() const { return placements_.size(); }
+
+ private:
+  struct Placement {
+    runtime::Stage* stage;
+    unsigned lcore;
+  };
+  Status check_placements(unsigned main_lcore) const;
+
+  std::vector<Placement> placements_;
+  std::atomic<bool> stop_{false};
+};
+
+}  // namespace rtb::realtime
