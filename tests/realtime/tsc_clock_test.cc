@@ -20,6 +20,7 @@ constexpr double kSlack = 0.999;
 
 TEST(TscClock, CalibratedWithinOnePercentOfDpdk) {
   const TscClock& c = calibrated_clock();
+  RecordProperty("clock", c.to_json().dump());
   ASSERT_GT(c.dpdk_hz(), 0u) << "rte_get_tsc_hz() is 0: is the EAL running?";
   EXPECT_EQ(c.hz() % 1000, 0u) << "calibration is rounded to a whole kHz";
   EXPECT_LT(std::abs(c.dpdk_error()), 0.01)
