@@ -1,0 +1,25 @@
+// What the two ports of a ring pair share (eth_port.h, EthPort::ring_pair): the rte_ring
+// of each direction and a placeholder mbuf pool (ethdev wants an rx pool per queue; the
+// ring driver never allocates from it). Freed when the last of the two ports goes, after
+// both are closed: the ring driver does not free rings it was given.
+#pragma once
+
+#include <optional>
+
+#include "runtime/pool/mbuf_pool.h"
+
+struct rte_ring;
+
+namespace rtb::ethport {
+
+struct RingPairRings {
+  rte_ring* a_to_b = nullptr;
+  rte_ring* b_to_a = nullptr;
+  std::optional<runtime::MbufPool> placeholder_pool;  // one mbuf, never taken
+  RingPairRings() = default;
+  RingPairRings(const RingPairRings&) = delete;
+  RingPairRings& operator=(const RingPairRings&) = delete;
+  ~RingPairRings();  // frees any frames still in the rings, then the rings and the pool
+};
+
+}  // namespace rtb::ethport
