@@ -1,4 +1,4 @@
-// FIFO lists of (flow, ticket) entries in cache-line chunks from one pool sized at creation:
+// FIFO lists of (flow, ticket) entries in 256-byte chunks from one pool sized at creation:
 // the pacer's fine slots and coarse buckets (pacer.h). An entry is stale once its flow's
 // ticket or state has moved on (the pacer deletes lazily), so filing or removing a flow
 // never touches another flow's record; draining a list reads its chunks in order.
@@ -16,30 +16,36 @@
 #include <cstdint>
 #include <vector>
 
+#include "cc_algos/pacer/huge_page_allocator.h"
+
 namespace rtb::cc {
 
 class ChunkLists {
  public:
   static constexpr uint32_t kNil = UINT32_MAX;
-  static constexpr uint32_t kPerChunk = 7;
+  static constexpr uint32_t kPerChunk = 31;
 
   struct Entry {
     uint32_t flow;
     uint32_t ticket;  // the flow's ticket when filed; stale once the flow's ticket moves on
   };
+  // The tail's fill count lives here, not in the chunk: an append reads only this header
+  // and writes the chunk, so a tail chunk out of cache costs a store, not a stall.
   struct List {
     uint32_t head = kNil;  // first chunk (read from)
-    uint32_t tail = kNil;  // last chunk (appended to)
-    uint32_t begin = 0;    // read position in the head chunk
+    uint32_t tail = kNil;  // last chunk (appended to); every other chunk is full
     uint32_t live = 0;     // entries still current (kept by the pacer)
+    uint8_t begin = 0;     // read position in the head chunk
+    uint8_t tail_end = 0;  // entries written in the tail chunk
   };
-  // One cache line: appends fill it, a drain reads it once.
+  // Four cache lines. A list is a chain, and a chain is read one chunk per memory latency
+  // (the next index is in the chunk): 31 entries per chunk let a drain prefetch the next
+  // chunk a whole chunk of work ahead, where 7 (one line) left the chain the bottleneck.
   struct alignas(64) Chunk {
     uint32_t next = kNil;  // next chunk of the list, or of the free list
-    uint32_t end = 0;      // entries written
     Entry entries[kPerChunk];
   };
-  static_assert(sizeof(Chunk) == 64 && sizeof(List) == 16);
+  static_assert(sizeof(Chunk) == 256 && sizeof(List) == 16);
 
   static constexpr uint64_t chunks_for(uint64_t max_entries, uint64_t lists) {
     const uint64_t packed = (max_entries + kPerChunk - 1) / kPerChunk;
@@ -66,41 +72,38 @@ class ChunkLists {
   // Appends at the tail; false when a chunk is needed and the pool is empty.
   bool append(uint32_t i, Entry e) {
     List& l = lists_[i];
-    if (l.tail == kNil || chunks_[l.tail].end == kPerChunk) {
+    if (l.tail == kNil || l.tail_end == kPerChunk) {
       if (free_ == kNil) return false;
-      const uint32_t c = free_;
+      const uint32_t c = free_;  // the last chunk given back: likely cached
       free_ = chunks_[c].next;
       --free_count_;
       chunks_[c].next = kNil;
-      chunks_[c].end = 0;
       if (l.tail == kNil) l.head = c; else chunks_[l.tail].next = c;
       l.tail = c;
+      l.tail_end = 0;
     }
-    Chunk& t = chunks_[l.tail];
-    t.entries[t.end++] = e;
+    chunks_[l.tail].entries[l.tail_end++] = e;
     return true;
   }
 
   // Takes the oldest unread entry; false when the list has none. A fully read chunk is
-  // given back, and the chunk after the new head is prefetched (one chunk of work ahead).
+  // given back, and the chunk after the new head is prefetched (a chunk of work ahead).
   bool pop(uint32_t i, Entry& e) {
     List& l = lists_[i];
     while (l.head != kNil) {
-      Chunk& h = chunks_[l.head];
-      if (l.begin < h.end) {
-        e = h.entries[l.begin++];
+      if (l.begin < end_of(l, l.head)) {
+        e = chunks_[l.head].entries[l.begin++];
         return true;
       }
       if (l.head == l.tail) {  // all read: the tail chunk is reused in place
-        h.end = 0;
-        l.begin = 0;
+        l.begin = l.tail_end = 0;
         return false;
       }
-      const uint32_t next = h.next;
+      const uint32_t next = chunks_[l.head].next;
       release(l.head);
       l.head = next;
       l.begin = 0;
-      if (chunks_[next].next != kNil) __builtin_prefetch(&chunks_[chunks_[next].next]);
+      if (chunks_[next].next != kNil) prefetch(chunks_[next].next);
     }
     return false;
   }
@@ -116,7 +119,7 @@ class ChunkLists {
       free_count_ += n;
     }
     l.head = l.tail = kNil;
-    l.begin = 0;
+    l.begin = l.tail_end = 0;
   }
 
   // Rewrites the list's unread entries packed from its first chunk, keeping those for which
@@ -127,7 +130,7 @@ class ChunkLists {
     List& l = lists_[i];
     uint32_t wc = l.head, wi = 0;
     for (uint32_t rc = l.head, ri = l.begin; rc != kNil;) {
-      if (ri == chunks_[rc].end) {
+      if (ri == end_of(l, rc)) {
         rc = chunks_[rc].next;
         ri = 0;
         continue;
@@ -135,7 +138,6 @@ class ChunkLists {
       const Entry e = chunks_[rc].entries[ri++];
       if (!live(e)) continue;
       if (wi == kPerChunk) {
-        chunks_[wc].end = kPerChunk;
         wc = chunks_[wc].next;
         wi = 0;
       }
@@ -150,11 +152,16 @@ class ChunkLists {
       c = next;
     }
     chunks_[wc].next = kNil;
-    chunks_[wc].end = wi;
     l.tail = wc;
+    l.tail_end = static_cast<uint8_t>(wi);
   }
 
  private:
+  void prefetch(uint32_t c) const {
+    for (size_t line = 0; line < sizeof(Chunk); line += 64)
+      __builtin_prefetch(reinterpret_cast<const char*>(&chunks_[c]) + line);
+  }
+  uint32_t end_of(const List& l, uint32_t c) const { return c == l.tail ? l.tail_end : kPerChunk; }
   void release(uint32_t c) {
     chunks_[c].next = free_;
     free_ = c;
@@ -162,7 +169,7 @@ class ChunkLists {
   }
 
   std::vector<List> lists_;
-  std::vector<Chunk> chunks_;
+  std::vector<Chunk, HugePageAllocator<Chunk>> chunks_;
   uint32_t free_ = 0;
   size_t free_count_ = 0;
 };

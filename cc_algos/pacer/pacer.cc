@@ -223,20 +223,21 @@ size_t Pacer::drain(uint64_t s, std::span<FlowIndex> out) {
 
 // The cursor has just entered bucket b's span (at its first slot): re-file its live
 // entries, in filing order, into the fine slots (or, parked beyond the horizon, into a later
-// bucket: never b, since the cursor is at the span's start). Records are fetched a batch
-// at a time so their misses overlap.
+// bucket: never b, since the cursor is at the span's start). The entries are read kAhead
+// ahead of the one being filed, their records prefetched, so a record's miss overlaps the
+// filing of the kAhead entries before it.
 void Pacer::cascade(uint64_t b) {
   const uint32_t list = static_cast<uint32_t>(fine_ + b);
-  Entry batch[kBatch];
+  Entry window[kAhead];
+  size_t read = 0, done = 0;  // entries taken from the bucket, entries filed
   for (;;) {
-    size_t m = 0;
-    while (m < kBatch && lists_.pop(list, batch[m])) __builtin_prefetch(&flows_[batch[m++].flow], 1);
-    if (m == 0) break;
-    for (size_t k = 0; k < m; ++k) {
-      if (!live(batch[k])) continue;
-      --lists_.list(list).live;
-      insert(batch[k].flow);
-    }
+    while (read - done < kAhead && lists_.pop(list, window[read % kAhead]))
+      __builtin_prefetch(&flows_[window[read++ % kAhead].flow], 1);
+    if (done == read) break;
+    const Entry e = window[done++ % kAhead];
+    if (!live(e)) continue;
+    --lists_.list(list).live;
+    insert(e.flow);
   }
   assert(lists_.list(list).live == 0 && "a cascaded bucket leaves no live entry behind");
   lists_.list(list).live = 0;

@@ -40,6 +40,7 @@
 #include <vector>
 
 #include "cc_algos/pacer/chunk_lists.h"
+#include "cc_algos/pacer/huge_page_allocator.h"
 #include "cc_algos/pacer/slot_bitmap.h"
 #include "core/error.h"
 #include "core/units.h"
@@ -106,7 +107,8 @@ class Pacer {
   static_assert(sizeof(Flow) == 32);
   using Entry = ChunkLists::Entry;
   static constexpr uint32_t kFineLog2Max = 8;  // 256 fine slots
-  static constexpr size_t kBatch = 16;         // entries whose records are fetched together
+  static constexpr size_t kBatch = 16;         // drained entries whose records are fetched together
+  static constexpr size_t kAhead = 32;         // cascaded entries read ahead (records prefetched)
 
   explicit Pacer(const PacerConfig& c);
   void insert(FlowIndex f);
@@ -125,7 +127,7 @@ class Pacer {
   void cascade(uint64_t b);
   void schedule_from(FlowIndex f, Time now);
 
-  std::vector<Flow> flows_;
+  std::vector<Flow, HugePageAllocator<Flow>> flows_;
   uint32_t fine_log2_;
   uint32_t fine_;         // fine slots: lists [0, fine_)
   uint64_t bucket_mask_;  // buckets: lists [fine_, fine_ + bucket_mask_ + 1)

@@ -1,0 +1,44 @@
+// A std::allocator that backs large arrays (2 MiB or more) with transparent huge pages
+// where the kernel offers them (madvise(MADV_HUGEPAGE); "madvise" mode in
+// /sys/kernel/mm/transparent_hugepage/enabled). The pacer's flow records and chunk pool are
+// read at random: with 4 KiB pages nearly every such read also misses the TLB, and in a
+// virtual machine each TLB miss is a two-dimensional page walk. Set-up only: nothing is
+// allocated after the pacer is created. Without THP the advice is ignored and the memory
+// is ordinary pages.
+#pragma once
+
+#include <sys/mman.h>
+
+#include <cstddef>
+#include <cstdlib>
+#include <new>
+
+namespace rtb::cc {
+
+template <class T>
+struct HugePageAllocator {
+  using value_type = T;
+  static constexpr size_t kHuge = size_t{2} << 20;
+
+  HugePageAllocator() = default;
+  template <class U>
+  HugePageAllocator(const HugePageAllocator<U>&) {}  // NOLINT: rebinding converts implicitly
+
+  T* allocate(size_t n) {
+    const size_t bytes = n * sizeof(T);
+    if (bytes < kHuge) return std::allocator<T>().allocate(n);
+    const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    void* p = std::aligned_alloc(kHuge, rounded);
+    if (p == nullptr) throw std::bad_alloc();
+    madvise(p, rounded, MADV_HUGEPAGE);  // advice only: failure leaves ordinary pages
+    return static_cast<T*>(p);
+  }
+  void deallocate(T* p, size_t n) {
+    if (n * sizeof(T) < kHuge) return std::allocator<T>().deallocate(p, n);
+    std::free(p);
+  }
+  template <class U>
+  bool operator==(const HugePageAllocator<U>&) const { return true; }
+};
+
+}  // namespace rtb::cc
