@@ -87,6 +87,10 @@ Expected<std::vector<std::string>> eal_arguments(const EalOptions& o,
                                "instead", e)};
     }
   }
+  if (!o.pci && !o.pci_allow.empty()) {
+    return Error{fmt::format("EalOptions::pci_allow lists {} but pci is false (--no-pci); set "
+                             "EalOptions::pci = true to use PCI devices", o.pci_allow.front())};
+  }
   const unsigned mb = eal_memory_mb(o);
   const bool enough_huge = huge.mounted && huge.free_bytes >= uint64_t{mb} * kMiB;
   if (o.hugepages == HugepageMode::kRequire && !enough_huge) {
@@ -105,6 +109,10 @@ Expected<std::vector<std::string>> eal_arguments(const EalOptions& o,
                                 "--log-level", o.log_level};
   if (!use_huge) a.push_back("--no-huge");
   if (!o.pci) a.push_back("--no-pci");
+  for (const auto& dev : o.pci_allow) {
+    a.push_back("-a");
+    a.push_back(dev);
+  }
   if (!o.shared_config) a.push_back("--no-shconf");
   if (!o.telemetry) a.push_back("--no-telemetry");
   a.insert(a.end(), o.extra.begin(), o.extra.end());

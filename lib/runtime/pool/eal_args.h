@@ -30,6 +30,9 @@ struct EalOptions {
   unsigned memory_mb = 0;            // -m; 0 = pool_bytes plus the margin below
   HugepageMode hugepages = HugepageMode::kAuto;
   bool pci = false;                  // false: --no-pci (virtual runs, tests)
+  // PCI devices the EAL may probe (-a each, e.g. "0000:03:00.0"); empty with pci = true:
+  // every device bound to a DPDK-capable driver. Needs pci = true.
+  std::vector<std::string> pci_allow;
   bool shared_config = false;        // false: --no-shconf (no secondary processes)
   bool telemetry = false;            // false: --no-telemetry (realtime runs turn it on)
   std::string file_prefix;           // empty: "rocetb-<pid>-<n>", unique per process
@@ -60,7 +63,7 @@ std::string unique_file_prefix();
 
 // The full argument vector (argv[0] first). Errors: kRequire without enough free
 // hugepages; an extra argument that contradicts the options (for example -l or -m given
-// twice).
+// twice); pci_allow without pci.
 Expected<std::vector<std::string>> eal_arguments(const EalOptions& o,
                                                  const HugepageInfo& huge);
 

@@ -85,6 +85,22 @@ TEST(EalArguments, LcoresRealtimeSwitchesAndExtras) {
               ElementsAre("--vdev=net_null0", "--vdev=net_null1"));
 }
 
+TEST(EalArguments, PciAllowList) {
+  EalOptions o;
+  o.pci = true;
+  o.pci_allow = {"0000:03:00.0", "0000:03:00.1"};
+  const auto a = args_for(o);
+  EXPECT_THAT(a, Not(Contains(std::string("--no-pci"))));
+  const auto first = std::find(a.begin(), a.end(), "-a");
+  ASSERT_NE(first, a.end());
+  EXPECT_EQ(*(first + 1), "0000:03:00.0");
+  EXPECT_EQ(*(first + 3), "0000:03:00.1");
+  o.pci = false;
+  auto refused = eal_arguments(o, {});
+  ASSERT_FALSE(refused);
+  EXPECT_THAT(refused.error().message, HasSubstr("pci = true"));
+}
+
 TEST(EalArguments, ExtraArgumentsMayNotOverrideFields) {
   for (const char* bad : {"-m", "--file-prefix=x", "-l", "--no-huge", "--log-level=debug"}) {
     EalOptions o;
