@@ -49,7 +49,11 @@ void EthBridge::receive(Time now) {
   for (uint16_t i = 0; i < n; ++i) {
     rte_mbuf* frame = rx_burst_[i];
     counters_.rx_bytes += frame->pkt_len;
-    runtime::frame_meta(frame) = runtime::FrameMeta{};
+    // Ring pairs hand over the sender's mbuf, which may come from a pool without the
+    // FrameMeta area (open() checks the rx pools of every other kind).
+    if (rte_pktmbuf_priv_size(frame->pool) >= sizeof(runtime::FrameMeta)) {
+      runtime::frame_meta(frame) = runtime::FrameMeta{};
+    }
     inbound_->deliver(now, frame);
   }
   counters_.rx_frames += n;

@@ -72,6 +72,7 @@ class EthPort {
   static Expected<std::unique_ptr<EthPort>> attach(const PortSpec& spec,
                                                    const ParsedDevice& parsed);
   Status configure(const PortSpec& spec, rte_mempool* rx_pool);
+  Status setup_queues(const PortSpec& spec, rte_mempool* rx_pool);
   Status start(const PortSpec& spec);
   Status set_hardware_pfc(const PortSpec& spec);
   uint32_t free_rx_leftovers();

@@ -61,6 +61,10 @@ Status EthPort::configure(const PortSpec& spec, rte_mempool* rx_pool) {
     return Error{fmt::format("{}: rte_eth_dev_configure (1 rx + 1 tx queue, MTU {}) failed "
                              "({})", error_prefix(), conf.rxmode.mtu, errno_text(rc))};
   }
+  return setup_queues(spec, rx_pool);
+}
+
+Status EthPort::setup_queues(const PortSpec& spec, rte_mempool* rx_pool) {
   uint16_t rxd = spec.rx_descriptors;
   uint16_t txd = spec.tx_descriptors;
   if (int rc = rte_eth_dev_adjust_nb_rx_tx_desc(id_, &rxd, &txd); rc != 0) {

@@ -59,8 +59,9 @@ Expected<std::shared_ptr<RingPairRings>> make_rings(const std::string& name, uns
   auto pool = runtime::MbufPool::create({.name = "rtb_" + name + "_rx", .count = 1,
                                          .data_room = RTE_PKTMBUF_HEADROOM + kMaxFrameBytes,
                                          .socket = static_cast<int>(socket)});
-  if (pool) rings->placeholder_pool.emplace(std::move(pool).value());
-  if (rings->a_to_b == nullptr || rings->b_to_a == nullptr || !pool) {
+  if (!pool) return Error{fmt::format("ring pair '{}': {}", name, pool.error().message)};
+  rings->placeholder_pool.emplace(std::move(pool).value());
+  if (rings->a_to_b == nullptr || rings->b_to_a == nullptr) {
     return Error{fmt::format("ring pair '{}': cannot create its rings of {} frames ({}); "
                              "the name may be in use already, or the EAL is short of memory",
                              name, ring_size, rte_strerror(rte_errno))};

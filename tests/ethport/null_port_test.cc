@@ -18,7 +18,9 @@ TEST_F(NullPort, SendsAndReceivesBothWays) {
 
   constexpr uint32_t kFrames = 100;
   std::vector<rte_mbuf*> frames;
-  for (uint32_t i = 0; i < kFrames; ++i) frames.push_back(make_frame(pool(), test_bytes(200, i, 0)));
+  for (uint32_t i = 0; i < kFrames; ++i) {
+    frames.push_back(make_frame(pool(), test_bytes(200, i, 0)));
+  }
   EXPECT_EQ(send_all(p, frames, after_seconds(10)), kFrames);
 
   rte_mbuf* burst[32];

@@ -33,6 +33,7 @@ TEST_F(PcapPort, RxReadsWhatLibpcapReads) {
   auto port = EthPort::open({.device = unique_name("net_pcap") + ",rx_pcap=" + capture},
                             mempool());
   ASSERT_TRUE(port.ok()) << port.error().message;
+  EXPECT_EQ(port.value()->max_frame(), kMaxFrameBytes);
   const auto got = read_until_dry(*port.value());
   ASSERT_EQ(got.size(), expected->size());
   uint64_t bytes = 0;
