@@ -138,11 +138,6 @@ TEST_F(Bridge, DrainFreesHeldFrames) {
   }
 }
 
-}  // namespace
-}  // namespace rtb::ethport::testing
-
-namespace rtb::ethport::testing {
-namespace {
 
 TEST_F(Bridge, InboundTakesNoMoreThanTheLinkHasRoomFor) {
   auto pair = EthPort::ring_pair(unique_name("br"));

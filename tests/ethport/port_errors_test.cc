@@ -92,5 +92,15 @@ TEST_F(PortErrors, SmallRxPoolLimitsTheFrameSize) {
   EXPECT_EQ(port.value()->max_frame(), 2048u);
 }
 
+
+TEST_F(PortErrors, MissingNetworkNamespace) {
+  const std::string device = unique_name("net_af_packet") + ",iface=lo";
+  auto port = EthPort::open({.device = device, .netns = "rtb-no-such-ns"}, mempool());
+  ASSERT_FALSE(port.ok());
+  EXPECT_THAT(port.error().message, HasSubstr(device));
+  EXPECT_THAT(port.error().message, HasSubstr("network namespace 'rtb-no-such-ns' does not "
+                                              "exist"));
+}
+
 }  // namespace
 }  // namespace rtb::ethport::testing
