@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdlib>
+#include <memory>
 #include <new>
 
 namespace rtb::cc {

@@ -250,6 +250,42 @@ TEST(Pacer, StaleTicketAfterRateChangesReleasesOnce) {
   EXPECT_EQ(p.poll(Time::ms(1), out), 0u);
 }
 
+// Beyond the cursor's span (256 slots of 100 ns: 25.6 us) a flow waits in its span's
+// bucket. Cascading the bucket when the cursor enters the span keeps the filing order, and
+// flows filed into the span afterwards come after the cascaded ones.
+TEST(Pacer, CascadedFlowsKeepTheirOrderBeforeLaterFilings) {
+  Pacer p = make(3);
+  for (FlowIndex f = 0; f < 3; ++f) p.set_rate(f, Rate::gbps(1), Time::zero());
+  p.ready(2, Time::ns(30'050));  // slot 300, span 1: a bucket
+  p.ready(0, Time::us(30));      // slot 300
+  std::array<FlowIndex, 4> out;
+  EXPECT_EQ(p.poll(Time::ns(25'600), out), 0u);  // enters span 1: cascades, releases nothing
+  p.ready(1, Time::us(30));  // slot 300, filed straight into the fine slot
+  ASSERT_EQ(p.poll(Time::us(30), out), 3u);
+  EXPECT_EQ(out[0], 2u);
+  EXPECT_EQ(out[1], 0u);
+  EXPECT_EQ(out[2], 1u);
+}
+
+// A bucket's deadline is its earliest filing: a lower bound, early when that flow has left
+// since. A poll at it releases nothing and cascades the bucket; the deadline is then exact.
+TEST(Pacer, BucketDeadlineIsALowerBoundThatAPollMakesExact) {
+  Pacer p = make(2);
+  p.set_rate(0, Rate::gbps(1), Time::zero());
+  p.set_rate(1, Rate::gbps(1), Time::zero());
+  p.ready(0, Time::us(30));  // slot 300, span 1
+  p.ready(1, Time::us(40));  // slot 400, span 1
+  EXPECT_EQ(p.next_deadline(), Time::us(30));
+  p.block(0);
+  EXPECT_EQ(p.next_deadline(), Time::us(30));
+  std::array<FlowIndex, 4> out;
+  EXPECT_EQ(p.poll(Time::us(30), out), 0u);
+  EXPECT_EQ(p.next_deadline(), Time::us(40));
+  ASSERT_EQ(p.poll(Time::us(40), out), 1u);
+  EXPECT_EQ(out[0], 1u);
+  EXPECT_TRUE(p.next_deadline().is_never());
+}
+
 // A handful of flows churning in one slot fills the small chunk pool with stale entries:
 // the pacer compacts (a counted event) and loses nothing; the drained wheel gives every
 // chunk back.
