@@ -1,11 +1,13 @@
 // rocetb run SCENARIO [--out DIR] [--seed N] [--set KEY=VALUE ...] [--cc ALGORITHM]
 //
 // Loads and validates the scenario (every error names file, line, key and value), runs it
-// in virtual time, writes the results folder and prints a short table.
+// in virtual time or, with run.clock = "realtime", on lcores against the TSC, writes the
+// results folder and prints a short table.
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
@@ -46,13 +48,14 @@ int run(const RunArgs& a, const std::string& command_line) {
     return 2;
   }
   for (const std::string& w : s.value().warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
-  if (s.value().run.clock != scenario::Clock::kVirtual) {
-    std::fprintf(stderr, "rocetb: %s: run.clock = \"realtime\" is not available yet: use "
-                 "\"virtual\"\n", a.scenario.c_str());
-    return 2;
-  }
   cc::Registry registry = cc::Registry::with_builtins();
-  auto report = testbed::run_virtual(s.value(), registry, command_line);
+  const bool realtime = s.value().run.clock == scenario::Clock::kRealtime;
+  if (realtime) {  // Ctrl-C ends a realtime run early; its results are still written
+    std::signal(SIGINT, [](int) { testbed::request_realtime_stop(); });
+    std::signal(SIGTERM, [](int) { testbed::request_realtime_stop(); });
+  }
+  auto report = realtime ? testbed::run_realtime(s.value(), registry, command_line)
+                         : testbed::run_virtual(s.value(), registry, command_line);
   if (!report) {
     std::fprintf(stderr, "rocetb: %s\n", report.error().message.c_str());
     return 1;
@@ -74,7 +77,7 @@ Command add_run_command(CLI::App& app, int argc, char** argv) {
   auto args = std::make_shared<RunArgs>();
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
-  CLI::App* cmd = app.add_subcommand("run", "run a scenario in virtual time and write its results");
+  CLI::App* cmd = app.add_subcommand("run", "run a scenario (virtual time or realtime) and write its results");
   cmd->add_option("scenario", args->scenario, "scenario file (TOML), e.g. scenarios/default.toml")
       ->required()
       ->check(CLI::ExistingFile);

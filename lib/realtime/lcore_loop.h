@@ -48,16 +48,21 @@ class alignas(64) LcoreLoop {
     ++loops_;
   }
 
-  // Iterates while the clock reads at most `until` and `stop` is clear.
+  // Iterates while the clock reads at most `until` and `stop` is clear. A gap between two
+  // iterations longer than the stall threshold is time the lcore did not run (preempted,
+  // interrupted): it is added to stalled(), the whole gap.
   void run(const TscClock& clock, Time until, const std::atomic<bool>& stop) {
     Time now = clock.now();
     while (now <= until && !stop.load(std::memory_order_relaxed)) {
       iterate(now);
       last_now_ = now;
       now = clock.now();
+      if (now - last_now_ > stall_threshold_) stalled_ += now - last_now_;
     }
     ended_at_ = now;
   }
+  void set_stall_threshold(Time t) { stall_threshold_ = t; }
+  Time stalled() const { return stalled_; }
 
   unsigned lcore() const { return lcore_; }
   size_t stage_count() const { return entries_.size(); }
@@ -78,6 +83,8 @@ class alignas(64) LcoreLoop {
   uint64_t loops_ = 0;
   Time last_now_ = Time::zero();
   Time ended_at_ = Time::zero();
+  Time stall_threshold_ = Time::never();
+  Time stalled_ = Time::zero();
   unsigned lcore_;
 };
 

@@ -41,7 +41,7 @@ std::vector<std::unique_ptr<LcoreLoop>> build_loops(
 RealtimeStats collect(const std::vector<std::unique_ptr<LcoreLoop>>& loops, Time until) {
   RealtimeStats s;
   for (const auto& l : loops) {
-    s.lcores.push_back(LcoreStats{l->lcore(), l->loops(), l->polls(), l->lateness()});
+    s.lcores.push_back(LcoreStats{l->lcore(), l->loops(), l->polls(), l->lateness(), l->stalled()});
     s.polls += l->polls();
     s.simulated = std::max(s.simulated, l->last_now());
     s.stopped_early = s.stopped_early || l->ended_at() <= until;
@@ -100,6 +100,7 @@ Expected<RealtimeStats> RealtimeScheduler::run(TscClock& clock, Time until,
   std::vector<std::pair<runtime::Stage*, unsigned>> placed;
   for (const Placement& p : placements_) placed.emplace_back(p.stage, p.lcore);
   const std::vector<std::unique_ptr<LcoreLoop>> loops = build_loops(placed);
+  for (const auto& loop : loops) loop->set_stall_threshold(stall_threshold_);
 
   StartLine start(loops.size());
   LcoreLoop* main_loop = nullptr;
@@ -134,7 +135,23 @@ Expected<RealtimeStats> RealtimeScheduler::run(TscClock& clock, Time until,
   LatenessHistogram merged;
   for (const LcoreStats& l : stats.lcores) merged.merge(l.lateness);
   stats.lateness = make_report(merged, lateness_budget, std::move(budget_reason));
+  check_stalls(stats);
   return stats;
+}
+
+void RealtimeScheduler::check_stalls(RealtimeStats& stats) const {
+  if (stats.simulated == Time::zero() || !stats.lateness.valid) return;
+  for (const LcoreStats& l : stats.lcores) {
+    const double fraction = l.stalled.s_f() / stats.simulated.s_f();
+    if (fraction <= max_stalled_fraction_) continue;
+    stats.lateness.valid = false;
+    stats.lateness.reason = fmt::format(
+        "lcore {} did not run for {} in total ({:.1f}% of the run, in gaps longer than {}), more "
+        "than the {:.1f}% allowed: the machine did not give it a whole core (other busy processes?)",
+        l.lcore, format_span(l.stalled), 100 * fraction, format_span(stall_threshold_),
+        100 * max_stalled_fraction_);
+    return;
+  }
 }
 
 nlohmann::ordered_json RealtimeStats::to_json() const {
@@ -152,7 +169,8 @@ nlohmann::ordered_json RealtimeStats::to_json() const {
                          {"polls", l.polls},
                          {"due_polls", l.lateness.count()},
                          {"lateness_p99_ns", static_cast<double>(l.lateness.quantile(0.99).ps()) / 1e3},
-                         {"lateness_max_ns", static_cast<double>(l.lateness.max().ps()) / 1e3}});
+                         {"lateness_max_ns", static_cast<double>(l.lateness.max().ps()) / 1e3},
+                         {"stalled_ns", static_cast<double>(l.stalled.ps()) / 1e3}});
   }
   j["lcores"] = per_lcore;
   return j;

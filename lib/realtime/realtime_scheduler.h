@@ -41,6 +41,7 @@ struct LcoreStats {
   uint64_t loops = 0;  // iterations of the loop
   uint64_t polls = 0;  // stage polls, due or not (loops x stages)
   LatenessHistogram lateness;  // polls with due work only
+  Time stalled;        // total of the loop gaps longer than the stall threshold
 };
 
 struct RealtimeStats {
@@ -79,6 +80,14 @@ class RealtimeScheduler {
 
   // Any thread, any time: every loop ends at its next iteration.
   void request_stop() { stop_.store(true, std::memory_order_relaxed); }
+  // Stalls: a gap between two iterations of an lcore's loop longer than `threshold` is
+  // time that lcore did not run. Many short stalls distort a run as much as one long one
+  // (the wire stays idle while nobody polls), so the run is also invalid when an lcore's
+  // stalls add up to more than `max_fraction` of the run. Default: no stall rule.
+  void set_stall_rule(Time threshold, double max_fraction) {
+    stall_threshold_ = threshold;
+    max_stalled_fraction_ = max_fraction;
+  }
 
   size_t stage_count() const { return placements_.size(); }
 
@@ -88,9 +97,12 @@ class RealtimeScheduler {
     unsigned lcore;
   };
   Status check_placements(unsigned main_lcore) const;
+  void check_stalls(RealtimeStats& stats) const;
 
   std::vector<Placement> placements_;
   std::atomic<bool> stop_{false};
+  Time stall_threshold_ = Time::never();
+  double max_stalled_fraction_ = 1.0;
 };
 
 }  // namespace rtb::realtime

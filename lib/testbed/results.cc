@@ -25,7 +25,7 @@ std::string flows_csv(const RunReport& r) {
   for (const FlowSample& x : r.flow_samples) {
     out += fmt::format("{},{},{:.6f},{:.6f},{},{}", x.at.ns(), x.flow, x.cc_rate.gbps_f(),
                        x.throughput_gbps, x.bytes_received, x.cnp_handled);
-    for (double v : x.cc_state) out += fmt::format(",{:.9g}", v);
+    for (uint32_t i = 0; i < x.cc_state_count; ++i) out += fmt::format(",{:.9g}", x.cc_state[i]);
     out += "\n";
   }
   return out;
@@ -91,6 +91,14 @@ void print_table(std::ostream& out, const RunReport& r, size_t max_flows) {
   fmt::print(out, "simulated {:.3f} ms in {:.2f} s wall ({:.2f} M frame-hops/s)\n",
              run["simulated_ns"].get<double>() / 1e6, run["wall_seconds"].get<double>(),
              run["frame_hops_per_second"].get<double>() / 1e6);
+  if (run.contains("realtime")) {
+    const auto& l = run["realtime"]["lateness"];
+    fmt::print(out, "realtime: lateness p99 {} ns, max {} ns, budget {} ns\n", l["p99_ns"].dump(),
+               l["max_ns"].dump(), l["budget_ns"].dump());
+  }
+  if (r.summary.contains("valid") && !r.summary["valid"].get<bool>()) {
+    fmt::print(out, "INVALID RUN: {}\n", r.summary["invalid_reason"].get<std::string>());
+  }
 }
 
 }  // namespace rtb::testbed

@@ -1,7 +1,5 @@
 #include "testbed/run.h"
 
-#include <rte_version.h>
-
 #include <fmt/format.h>
 
 #include <chrono>
@@ -10,9 +8,9 @@
 #include "runtime/pool/eal.h"
 #include "runtime/pool/mbuf_pool_set.h"
 #include "testbed/pool_plan.h"
+#include "testbed/run_json.h"
 #include "testbed/summary.h"
 #include "testbed/testbed.h"
-#include "testbed/version.h"
 #include "wire/payload_pattern.h"
 
 namespace rtb::testbed {
@@ -25,31 +23,6 @@ Status ensure_eal(const runtime::PoolSizes& sizes) {
   runtime::EalOptions eal;
   eal.pool_bytes = std::max<uint64_t>(sizes.memory_bytes() * 2, 512ull << 20);
   return runtime::start_eal(eal);
-}
-
-nlohmann::ordered_json pools_json(const runtime::PoolSizes& z, const runtime::PoolSet& p) {
-  return {{"data_mbufs", z.data_count},      {"data_room_bytes", z.data_room},
-          {"control_mbufs", z.control_count}, {"control_room_bytes", z.control_room},
-          {"data_peak_in_use", p.data().peak_in_use()},
-          {"control_peak_in_use", p.control().peak_in_use()}};
-}
-
-nlohmann::ordered_json run_json(const std::string& command_line, double wall, Time simulated,
-                                uint64_t hops, uint64_t polls) {
-  nlohmann::ordered_json j;
-  j["command_line"] = command_line;
-  j["rocetb_version"] = kVersion;
-  j["commit"] = kCommit;
-  j["dpdk_version"] = rte_version();
-  j["compiler"] = __VERSION__;
-  j["eal_arguments"] = runtime::eal_arguments_used();
-  j["wall_seconds"] = wall;
-  j["simulated_ns"] = simulated.ns();
-  j["stage_polls"] = polls;
-  j["frame_hops"] = hops;
-  j["frame_hops_per_second"] = wall > 0 ? static_cast<double>(hops) / wall : 0.0;
-  j["simulated_seconds_per_wall_second"] = wall > 0 ? simulated.s_f() / wall : 0.0;
-  return j;
 }
 
 uint32_t g_runs = 0;  // pool names must be unique in the process

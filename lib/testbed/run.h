@@ -1,4 +1,4 @@
-// One virtual-time run of a scenario, start to finish: size the pools, start the EAL (once
+// One run of a scenario, start to finish: size the pools, start the EAL (once
 // per process), build the testbed, run it for the scenario's duration with the sampler,
 // summarize, drain, and check that every mbuf came back.
 #pragma once
@@ -27,5 +27,14 @@ struct RunReport {
 // `command_line` is recorded in run.json.
 Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
                                 const std::string& command_line);
+
+// The same in realtime (run.clock = "realtime", scenario [realtime]): stages on lcores
+// against the calibrated TSC. summary.json gets "valid" and "invalid_reason" (the
+// lateness check), run.json the lateness report, the clock calibration and the bridges.
+// Every node must be in this process (roles and ports are refused: not available yet).
+Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,
+                                 const std::string& command_line);
+// Ends a running realtime run at its next loop iteration; async-signal-safe (SIGINT).
+void request_realtime_stop();
 
 }  // namespace rtb::testbed

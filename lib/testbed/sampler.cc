@@ -4,8 +4,8 @@
 
 namespace rtb::testbed {
 
-Sampler::Sampler(Testbed& testbed, Time interval, Time warmup, Time end)
-    : Stage("sampler"), t_(testbed), interval_(interval), warmup_(warmup), end_(end),
+Sampler::Sampler(Testbed& testbed, Time interval, Time warmup, Time end, SampleSink* sink)
+    : Stage("sampler"), t_(testbed), sink_(sink), interval_(interval), warmup_(warmup), end_(end),
       next_(interval) {
   const scenario::Scenario& s = t_.scenario();
   for (const scenario::Flow& f : s.flows) priorities_ |= static_cast<uint8_t>(1u << f.priority);
@@ -13,7 +13,22 @@ Sampler::Sampler(Testbed& testbed, Time interval, Time warmup, Time end)
   at_warmup_.assign(s.flows.size(), 0);
   warmup_taken_ = warmup_ == Time::zero();
   depth_.resize(s.topology.switches.size());
-  for (size_t i = 0; i < depth_.size(); ++i) depth_[i].resize(s.topology.switches[i].port_links.size());
+  const size_t samples = end / interval + 1;
+  for (size_t i = 0; i < depth_.size(); ++i) {
+    depth_[i].resize(s.topology.switches[i].port_links.size());
+    if (sink_ == nullptr) continue;  // virtual time: grow as needed
+    for (auto& port : depth_[i]) port.reserve(samples);
+  }
+}
+
+void Sampler::emit(const FlowSample& x) {
+  if (sink_ != nullptr) return sink_->flow(x);
+  flows_.push_back(x);
+}
+
+void Sampler::emit(const QueueSample& x) {
+  if (sink_ != nullptr) return sink_->queue(x);
+  queues_.push_back(x);
 }
 
 void Sampler::poll(Time now) {
@@ -46,9 +61,10 @@ void Sampler::sample_flows(Time now) {
     x.bytes_received = bytes;
     x.cnp_handled = qp.counters.cnp_handled;
     const cc::Controller::StateView v = src.controller().describe_state(src.cc_state(q.src_qp), now);
-    for (size_t i = 0; i < v.count; ++i) x.cc_state.push_back(v.fields[i].value);
+    x.cc_state_count = static_cast<uint32_t>(v.count);
+    for (size_t i = 0; i < v.count; ++i) x.cc_state[i] = v.fields[i].value;
     last_bytes_[f] = bytes;
-    flows_.push_back(std::move(x));
+    emit(x);
   }
 }
 
@@ -61,8 +77,8 @@ void Sampler::sample_queues(Time now) {
         const sw::QueueCounters& qc = c.ports[port].queues[q];
         total += qc.depth_bytes;
         if (((priorities_ >> q) & 1u) == 0) continue;
-        queues_.push_back(QueueSample{now, sw, port, q, qc.depth_bytes, qc.ecn_marked_packets,
-                                      qc.dropped_packets, !t_.switch_tx(sw, port).may_start(q, now)});
+        emit(QueueSample{now, sw, port, q, qc.depth_bytes, qc.ecn_marked_packets, qc.dropped_packets,
+                         !t_.switch_tx(sw, port).may_start(q, now)});
       }
       if (now >= warmup_) depth_[sw][port].push_back(total);
     }

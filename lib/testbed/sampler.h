@@ -5,16 +5,20 @@
 // other stages (virtual time: one lcore, polled between them).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "cc_algos/rocetb_cc.h"
 #include "core/units.h"
 #include "runtime/stage.h"
 #include "testbed/testbed.h"
 
 namespace rtb::testbed {
 
+// Plain values (trivially copyable): in realtime runs samples cross from the worker lcore
+// to the control thread through a lock-free channel.
 struct FlowSample {
   Time at;
   uint32_t flow = 0;
@@ -22,7 +26,8 @@ struct FlowSample {
   double throughput_gbps = 0;  // achieved over the interval ending at `at`
   uint64_t bytes_received = 0;
   uint64_t cnp_handled = 0;
-  std::vector<double> cc_state;  // the algorithm's state fields (cc_state_names())
+  uint32_t cc_state_count = 0;  // the algorithm's state fields (cc_state_names())
+  std::array<double, RTB_CC_MAX_STATE_FIELDS> cc_state{};
 };
 
 struct QueueSample {
@@ -45,9 +50,22 @@ struct DepthStats {
   uint64_t max = 0;
 };
 
+// Where samples go: kept in memory (virtual time), or pushed to a channel that the
+// control thread drains (realtime: run_realtime.cc). Called on the sampler's lcore.
+class SampleSink {
+ public:
+  virtual ~SampleSink() = default;
+  virtual void flow(const FlowSample& x) = 0;
+  virtual void queue(const QueueSample& x) = 0;
+};
+
 class Sampler final : public runtime::Stage {
  public:
-  Sampler(Testbed& testbed, Time interval, Time warmup, Time end);
+  // Samples go to `sink`, or, when it is null, to the vectors flow_samples() and
+  // queue_samples() return. With a sink (realtime: the sampler runs on a worker lcore) the
+  // memory for the per-port depth statistics is reserved here, so sampling allocates
+  // nothing.
+  Sampler(Testbed& testbed, Time interval, Time warmup, Time end, SampleSink* sink = nullptr);
 
   void poll(Time now) override;
   Time next_deadline() const override { return next_; }
@@ -63,7 +81,11 @@ class Sampler final : public runtime::Stage {
   void sample_flows(Time now);
   void sample_queues(Time now);
 
+  void emit(const FlowSample& x);
+  void emit(const QueueSample& x);
+
   Testbed& t_;
+  SampleSink* sink_;
   Time interval_;
   Time warmup_;
   Time end_;

@@ -174,10 +174,7 @@ ordered_json summarize(const Testbed& t, const Sampler& sampler, Time end) {
     pfc_frames += t.host(h).counters().tx_pfc_frames;
   }
   j["hosts"] = std::move(hosts);
-  for (const LinkPair& l : t.links()) {
-    drops += l.ab->counters().dropped_fault + l.ab->counters().dropped_link_down;
-    drops += l.ba->counters().dropped_fault + l.ba->counters().dropped_link_down;
-  }
+  drops += t.fault_drops();
 
   const Time window = end > s.run.warmup ? end - s.run.warmup : Time::zero();
   j["totals"] = ordered_json{

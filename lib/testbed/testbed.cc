@@ -30,13 +30,43 @@ uint64_t long_lived_messages(const scenario::Scenario& s, const scenario::HostNo
 Expected<std::unique_ptr<Testbed>> Testbed::build(const scenario::Scenario& s,
                                                   runtime::PoolSet& pools,
                                                   const cc::Controller& cc) {
-  std::unique_ptr<Testbed> t(new Testbed(s));
-  if (Status st = t->make_links(); !st) return Error{st.message()};
-  if (Status st = t->make_hosts(pools, cc); !st) return Error{st.message()};
-  if (Status st = t->make_switches(pools); !st) return Error{st.message()};
-  if (Status st = t->make_flows(); !st) return Error{st.message()};
+  std::unique_ptr<Testbed> t(new Testbed(s, false));
+  if (Status st = t->make(pools, cc); !st) return Error{st.message()};
   t->wire_up();
   return t;
+}
+
+Expected<std::unique_ptr<Testbed>> Testbed::build_realtime(const scenario::Scenario& s,
+                                                           runtime::PoolSet& pools,
+                                                           const cc::Controller& cc) {
+  std::unique_ptr<Testbed> t(new Testbed(s, true));
+  if (Status st = t->make(pools, cc); !st) return Error{st.message()};
+  if (Status st = t->make_bridges(); !st) return Error{st.message()};
+  return t;  // no waker: realtime lcores poll every stage anyway
+}
+
+Status Testbed::make(runtime::PoolSet& pools, const cc::Controller& cc) {
+  if (Status st = make_links(); !st) return st;
+  if (Status st = make_hosts(pools, cc); !st) return st;
+  if (Status st = make_switches(pools); !st) return st;
+  return make_flows();
+}
+
+unsigned Testbed::lcore_of(NodeRef n) const {
+  const scenario::RealtimeConfig& r = s_.realtime;
+  return n.kind == NodeKind::kHost ? r.lcore_of_host[n.index] : r.lcore_of_switch[n.index];
+}
+
+// Realtime: a cable between lcores cannot be one WireLink (it is not thread-safe).
+bool Testbed::cut(const scenario::Link& l) const {
+  return realtime_ && (s_.realtime.ring_links || lcore_of(l.a.node) != lcore_of(l.b.node));
+}
+
+EndLinks Testbed::end_links(uint32_t link, bool end_a) const {
+  const LinkPair& p = links_[link];
+  if (end_a) return {p.ab.get(), p.ba.get()};
+  if (p.b_tx) return {p.b_tx.get(), p.b_rx.get()};
+  return {p.ba.get(), p.ab.get()};
 }
 
 Testbed::~Testbed() { drain(); }
@@ -50,11 +80,19 @@ Status Testbed::make_links() {
         runtime::WireLinkConfig{a + "->" + b, l.rate, l.propagation, Bytes(9'216)});
     pair.ba = std::make_unique<runtime::WireLink>(
         runtime::WireLinkConfig{b + "->" + a, l.rate, l.propagation, Bytes(9'216)});
+    if (cut(l)) {  // each end's wires reach its bridge; the propagation stays on the senders'
+      pair.ba = std::make_unique<runtime::WireLink>(
+          runtime::WireLinkConfig{"ring->" + a, l.rate, Time::zero(), Bytes(9'216)});
+      pair.b_tx = std::make_unique<runtime::WireLink>(
+          runtime::WireLinkConfig{b + "->" + a, l.rate, l.propagation, Bytes(9'216)});
+      pair.b_rx = std::make_unique<runtime::WireLink>(
+          runtime::WireLinkConfig{"ring->" + b, l.rate, Time::zero(), Bytes(9'216)});
+    }
     links_.push_back(std::move(pair));
   }
   // Faults: one generator per link direction, from the scenario seed.
   auto faults_for = [&](uint32_t link, int dir) -> runtime::LinkFaults& {
-    runtime::WireLink& w = dir == 0 ? *links_[link].ab : *links_[link].ba;
+    runtime::WireLink& w = *end_links(link, dir == 0).tx;  // the direction's sending wire
     faults_.push_back(std::make_unique<runtime::LinkFaults>(
         Rng(s_.run.seed, 0x1000'0000ULL + 2ULL * link + static_cast<uint64_t>(dir))));
     w.set_faults(faults_.back().get());
@@ -85,8 +123,8 @@ Status Testbed::make_hosts(runtime::PoolSet& pools, const cc::Controller& cc) {
     const scenario::HostNode& h = s_.topology.hosts[i];
     const scenario::Link& l = s_.topology.links[h.link];
     const bool is_a = l.a.node == NodeRef{NodeKind::kHost, static_cast<uint32_t>(i)};
-    host::PortLinks port{is_a ? links_[h.link].ab.get() : links_[h.link].ba.get(),
-                         is_a ? links_[h.link].ba.get() : links_[h.link].ab.get()};
+    const EndLinks e = end_links(h.link, is_a);
+    host::PortLinks port{e.tx, e.rx};
     host::HostConfig config = h.config;
     for (const auto& storm : s_.faults.pfc_storms) {
       if (storm.host == i) {
@@ -111,8 +149,8 @@ Status Testbed::make_switches(runtime::PoolSet& pools) {
       const scenario::Link& l = s_.topology.links[li];
       const bool is_a = l.a.node == NodeRef{NodeKind::kSwitch, static_cast<uint32_t>(i)} &&
                         l.a.port == p;
-      ports.push_back(is_a ? sw::PortLinks{links_[li].ba.get(), links_[li].ab.get()}
-                           : sw::PortLinks{links_[li].ab.get(), links_[li].ba.get()});
+      const EndLinks e = end_links(li, is_a);
+      ports.push_back(sw::PortLinks{e.rx, e.tx});
     }
     uint64_t mix = s_.run.seed ^ (0x5157'0000ULL + i);
     auto made = sw::Switch::make(node.config, std::move(ports), pools.control().mempool(),
@@ -181,20 +219,64 @@ const runtime::WireLink& Testbed::switch_tx(uint32_t sw_index, uint16_t port) co
   const uint32_t li = s_.topology.switches[sw_index].port_links[port];
   const scenario::Link& l = s_.topology.links[li];
   const bool is_a = l.a.node == NodeRef{NodeKind::kSwitch, sw_index} && l.a.port == port;
-  return is_a ? *links_[li].ab : *links_[li].ba;
+  return *end_links(li, is_a).tx;
 }
 
 uint64_t Testbed::frame_hops() const {
   uint64_t n = 0;
-  for (const LinkPair& p : links_) n += p.ab->counters().delivered + p.ba->counters().delivered;
+  for (uint32_t i = 0; i < links_.size(); ++i) {
+    n += end_links(i, true).rx->counters().delivered + end_links(i, false).rx->counters().delivered;
+  }
   return n;
+}
+
+uint64_t Testbed::fault_drops() const {
+  uint64_t n = 0;
+  for (const LinkPair& p : links_) {
+    for (const auto* w : {p.ab.get(), p.ba.get(), p.b_tx.get(), p.b_rx.get()}) {
+      if (w != nullptr) n += w->counters().dropped_fault + w->counters().dropped_link_down;
+    }
+  }
+  return n;
+}
+
+// Each cut cable: an rte_ring port pair, a bridge at each end on its node's lcore.
+Status Testbed::make_bridges() {
+  static uint32_t pairs = 0;  // ring names must be unique in the process
+  for (uint32_t i = 0; i < links_.size(); ++i) {
+    const scenario::Link& l = s_.topology.links[i];
+    if (!cut(l)) continue;
+    auto pair = ethport::EthPort::ring_pair(fmt::format("rtb{}", pairs++));
+    if (!pair) return Error{fmt::format("link {}: {}", i, pair.error().message)};
+    auto [pa, pb] = std::move(pair).value();
+    const std::string a = node_name(s_, l.a.node), b = node_name(s_, l.b.node);
+    bridges_.push_back(std::make_unique<ethport::EthBridge>(a + ":ring", *pa, links_[i].ab.get(),
+                                                            links_[i].ba.get()));
+    bridge_lcores_.push_back(lcore_of(l.a.node));
+    bridges_.push_back(std::make_unique<ethport::EthBridge>(b + ":ring", *pb, links_[i].b_tx.get(),
+                                                            links_[i].b_rx.get()));
+    bridge_lcores_.push_back(lcore_of(l.b.node));
+    ports_.push_back(std::move(pa));
+    ports_.push_back(std::move(pb));
+  }
+  return {};
+}
+
+std::vector<Placed> Testbed::placements() const {
+  std::vector<Placed> v;
+  for (uint32_t i = 0; i < hosts_.size(); ++i) v.push_back({hosts_[i].get(), lcore_of({NodeKind::kHost, i})});
+  for (uint32_t i = 0; i < switches_.size(); ++i) v.push_back({switches_[i].get(), lcore_of({NodeKind::kSwitch, i})});
+  for (size_t i = 0; i < bridges_.size(); ++i) v.push_back({bridges_[i].get(), bridge_lcores_[i]});
+  return v;
 }
 
 void Testbed::drain() {
   for (auto& sw : switches_) sw->drain();
+  for (auto& b : bridges_) b->drain();
   for (LinkPair& p : links_) {
-    p.ab->drain();
-    p.ba->drain();
+    for (auto* w : {p.ab.get(), p.ba.get(), p.b_tx.get(), p.b_rx.get()}) {
+      if (w != nullptr) w->drain();
+    }
   }
 }
 

@@ -1,7 +1,12 @@
 // A scenario made real: every cable as two wire links, every host and switch as a stage,
 // every flow as a queue pair on its source and one on its destination, the faults on
-// their links and hosts, all under one virtual-time scheduler. Built once; the runner
-// then runs the scheduler and reads counters.
+// their links and hosts. Built once; the runner then runs it and reads counters.
+//
+// Virtual time: every stage under one virtual-time scheduler (scheduler()).
+// Realtime: the stages are placed on lcores (scenario [realtime]); a cable whose ends are
+// on different lcores (or every cable, with links = "ring") is cut in two: each end keeps
+// its own wire pair, whose far end is an EthBridge to one side of an rte_ring port pair
+// (lib/ethport). The runner puts placements() on a realtime scheduler.
 #pragma once
 
 #include <memory>
@@ -9,6 +14,8 @@
 
 #include "cc_algos/controller.h"
 #include "core/error.h"
+#include "ethport/eth_bridge.h"
+#include "ethport/eth_port.h"
 #include "host/host.h"
 #include "runtime/link_faults.h"
 #include "runtime/pool/mbuf_pool_set.h"
@@ -25,10 +32,25 @@ struct FlowQps {
   uint32_t dst_qp = 0;
 };
 
-// Both directions of scenario link i: ab carries frames from end a to end b.
+// Both directions of scenario link i: ab carries frames from end a to end b. A cable cut
+// by a realtime bridge: end a sends on ab and receives on ba, end b on its own b_tx/b_rx.
 struct LinkPair {
   std::unique_ptr<runtime::WireLink> ab;
   std::unique_ptr<runtime::WireLink> ba;
+  std::unique_ptr<runtime::WireLink> b_tx;  // cut cables only
+  std::unique_ptr<runtime::WireLink> b_rx;
+};
+
+// The wires one end of a cable sends on and receives from.
+struct EndLinks {
+  runtime::WireLink* tx = nullptr;
+  runtime::WireLink* rx = nullptr;
+};
+
+// A stage and the lcore that polls it (realtime).
+struct Placed {
+  runtime::Stage* stage;
+  unsigned lcore;
 };
 
 class Testbed {
@@ -36,6 +58,10 @@ class Testbed {
   static Expected<std::unique_ptr<Testbed>> build(const scenario::Scenario& s,
                                                   runtime::PoolSet& pools,
                                                   const cc::Controller& cc);
+  // Realtime: placed on lcores, cut cables bridged through rte_ring port pairs.
+  static Expected<std::unique_ptr<Testbed>> build_realtime(const scenario::Scenario& s,
+                                                           runtime::PoolSet& pools,
+                                                           const cc::Controller& cc);
   ~Testbed();
 
   runtime::VirtualScheduler& scheduler() { return scheduler_; }
@@ -48,21 +74,35 @@ class Testbed {
   const FlowQps& flow_qps(uint32_t flow) const { return flow_qps_[flow]; }
   // The link a switch port sends on.
   const runtime::WireLink& switch_tx(uint32_t sw, uint16_t port) const;
-  // Frames delivered by every wire link so far (simulated frame-hops).
+  EndLinks end_links(uint32_t link, bool end_a) const;
+  // Frames delivered to hosts and switches by the wire links so far (frame-hops).
   uint64_t frame_hops() const;
+  // Frames the fault hooks dropped or lost to a link down, over every link.
+  uint64_t fault_drops() const;
+  // Realtime: every stage with its lcore (hosts, switches, then bridges).
+  std::vector<Placed> placements() const;
+  const std::vector<std::unique_ptr<ethport::EthBridge>>& bridges() const { return bridges_; }
   // Frees every frame still queued in a switch or in flight on a link (end of a run).
   void drain();
 
  private:
-  explicit Testbed(const scenario::Scenario& s) : s_(s) {}
+  Testbed(const scenario::Scenario& s, bool realtime) : s_(s), realtime_(realtime) {}
+  Status make(runtime::PoolSet& pools, const cc::Controller& cc);
+  unsigned lcore_of(scenario::NodeRef n) const;
+  bool cut(const scenario::Link& l) const;
   Status make_links();
+  Status make_bridges();
   Status make_hosts(runtime::PoolSet& pools, const cc::Controller& cc);
   Status make_switches(runtime::PoolSet& pools);
   Status make_flows();
   void wire_up();
 
   const scenario::Scenario& s_;
+  bool realtime_ = false;
   std::vector<LinkPair> links_;
+  std::vector<std::unique_ptr<ethport::EthPort>> ports_;      // outlive their bridges
+  std::vector<std::unique_ptr<ethport::EthBridge>> bridges_;
+  std::vector<unsigned> bridge_lcores_;
   std::vector<std::unique_ptr<runtime::LinkFaults>> faults_;
   std::vector<std::unique_ptr<host::Host>> hosts_;
   std::vector<std::unique_ptr<sw::Switch>> switches_;

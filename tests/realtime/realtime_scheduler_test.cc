@@ -156,6 +156,38 @@ TEST(RealtimeScheduler, WithoutTheStallAGenerousBudgetIsValid) {
   EXPECT_LE(stats->lateness.p50, stats->lateness.max);
 }
 
+// Sleeps 300 us of wall time in every 20th poll: each gap is short, together they are a
+// large part of the run.
+class OftenAsleepStage final : public runtime::Stage {
+ public:
+  OftenAsleepStage() : runtime::Stage("asleep") {}
+  void poll(Time) override {
+    if (++polls_ % 20 == 0) std::this_thread::sleep_for(std::chrono::microseconds(300));
+  }
+  Time next_deadline() const override { return Time::zero(); }
+
+ private:
+  uint64_t polls_ = 0;
+};
+
+TEST(RealtimeScheduler, ManyShortStallsMakeTheRunInvalidUnderTheStallRule) {
+  RealtimeScheduler s;
+  OftenAsleepStage asleep;
+  s.add(asleep, 0);
+  s.set_stall_rule(Time::us(50), 0.01);
+  TscClock clock = calibrated_clock();
+  // A lateness budget no single stall exceeds: only the stall rule can object.
+  const auto stats = s.run(clock, Time::ms(50), Time::s(1), "generous");
+  ASSERT_TRUE(stats.ok()) << stats.error().message;
+  const LatenessReport& r = stats->lateness;
+  RecordProperty("reason", r.reason);
+  EXPECT_FALSE(r.valid);
+  EXPECT_NE(r.reason.find("lcore 0 did not run for "), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("in gaps longer than 50 us"), std::string::npos) << r.reason;
+  EXPECT_GT(stats->lcores[0].stalled, Time::ms(1));
+  EXPECT_TRUE(stats->to_json()["lcores"][0].contains("stalled_ns"));
+}
+
 TEST(RealtimeScheduler, DilationStretchesTheRunInWallTime) {
   RealtimeScheduler s;
   ProbeStage a("a");

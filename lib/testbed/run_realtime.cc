@@ -1,0 +1,198 @@
+// One realtime run (design.md "Time", realtime; lib/realtime/README.md): the same stages
+// as run_virtual, placed on lcores and polled against the calibrated TSC. Samples leave
+// the sampler's lcore through lock-free channels to the control thread; the run measures
+// its own lateness and marks itself invalid when it exceeds the scenario's budget.
+#include <rte_version.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <memory>
+
+#include "realtime/channel.h"
+#include "realtime/realtime_scheduler.h"
+#include "realtime/tsc_clock.h"
+#include "runtime/pool/eal.h"
+#include "runtime/pool/mbuf_pool_set.h"
+#include "testbed/pool_plan.h"
+#include "testbed/run.h"
+#include "testbed/run_json.h"
+#include "testbed/summary.h"
+#include "testbed/testbed.h"
+#include "wire/payload_pattern.h"
+
+namespace rtb::testbed {
+namespace {
+
+std::atomic<bool> g_stop{false};  // set by request_realtime_stop() (signal handlers)
+uint32_t g_runs = 0;              // pool names must be unique in the process
+
+constexpr uint32_t kRingFrames = 1024;  // EthPort::ring_pair's default ring size
+
+// Samples cross from the sampler's lcore to the control thread; a full channel loses the
+// sample and counts it (the control thread drains every millisecond).
+class ChannelSink final : public SampleSink {
+ public:
+  void flow(const FlowSample& x) override { lost_ += flows_->push(x) ? 0 : 1; }
+  void queue(const QueueSample& x) override { lost_ += queues_->push(x) ? 0 : 1; }
+  // Control thread.
+  void drain(RunReport& r) {
+    FlowSample f;
+    while (flows_->pop(f)) r.flow_samples.push_back(f);
+    QueueSample q;
+    while (queues_->pop(q)) r.queue_samples.push_back(q);
+  }
+  uint64_t lost() const { return lost_; }  // after the run
+
+ private:
+  std::unique_ptr<realtime::Channel<FlowSample, 8192>> flows_ =
+      std::make_unique<realtime::Channel<FlowSample, 8192>>();
+  std::unique_ptr<realtime::Channel<QueueSample, 32768>> queues_ =
+      std::make_unique<realtime::Channel<QueueSample, 32768>>();
+  uint64_t lost_ = 0;
+};
+
+uint32_t cut_cables(const scenario::Scenario& s) {
+  const scenario::RealtimeConfig& r = s.realtime;
+  uint32_t n = 0;
+  for (const scenario::Link& l : s.topology.links) {
+    auto lcore = [&](scenario::NodeRef x) {
+      return x.kind == scenario::NodeKind::kHost ? r.lcore_of_host[x.index] : r.lcore_of_switch[x.index];
+    };
+    n += r.ring_links || lcore(l.a.node) != lcore(l.b.node);
+  }
+  return n;
+}
+
+// The mbufs of a realtime run: those of a virtual run, plus what the rte_rings of cut
+// cables can hold, plus each lcore's mempool cache.
+runtime::PoolConfig realtime_pool_config(const scenario::Scenario& s) {
+  runtime::PoolConfig c = pool_config(s);
+  const uint64_t ring_frames = uint64_t{2} * kRingFrames * cut_cables(s);
+  c.data_in_flight_bytes += Bytes(ring_frames * c.largest_data_frame_bytes);
+  c.control_in_flight_bytes += Bytes(ring_frames * c.largest_control_frame_bytes);
+  c.lcores = static_cast<uint32_t>(s.realtime.lcores.size());
+  return c;
+}
+
+Status ensure_eal(const scenario::Scenario& s, const runtime::PoolSizes& sizes) {
+  if (runtime::eal_running()) return {};  // the scheduler checks the lcores it needs
+  const scenario::RealtimeConfig& r = s.realtime;
+  runtime::EalOptions eal;
+  eal.main_lcore = r.lcores.front();
+  eal.worker_lcores.assign(r.lcores.begin() + 1, r.lcores.end());
+  eal.pool_bytes = std::max<uint64_t>(sizes.memory_bytes() * 2, 512ull << 20);
+  eal.hugepages = r.hugepages == "never"     ? runtime::HugepageMode::kNever
+                  : r.hugepages == "require" ? runtime::HugepageMode::kRequire
+                                             : runtime::HugepageMode::kAuto;
+  eal.pci = !r.pci.empty();
+  for (const std::string& a : r.pci) eal.extra.insert(eal.extra.end(), {"-a", a});
+  eal.extra.insert(eal.extra.end(), r.eal_args.begin(), r.eal_args.end());
+  return runtime::start_eal(eal);
+}
+
+// The lateness a run may have without distorting what it measures: the time the PFC
+// headroom absorbs at line rate (a late switch poll delays XOFF by that much), or, with
+// no lossless priority, one sample interval.
+std::pair<Time, std::string> lateness_budget(const scenario::Scenario& s) {
+  if (s.realtime.max_lateness) return {*s.realtime.max_lateness, "realtime.max_lateness"};
+  Time budget = Time::never();
+  for (const scenario::SwitchNode& sw : s.topology.switches) {
+    for (uint8_t tc = 0; tc < sw::kPriorities; ++tc) {
+      if (!sw.config.lossless_tc(tc)) continue;
+      for (const sw::PortConfig& p : sw.config.ports) {
+        budget = std::min(budget, p.rate.time_for(sw.config.pg[tc].xoff));
+      }
+    }
+  }
+  if (!budget.is_never()) {
+    return {budget, "the PFC headroom (pg xoff) filled at line rate: a later XOFF could overflow it"};
+  }
+  return {s.run.sample_interval, "one sample interval (no lossless priority)"};
+}
+
+// A loop gap longer than one largest frame at the fastest link rate is a stall: the wire
+// could have carried a frame that nobody sent. Stalls may add up to 1% of the run.
+constexpr double kMaxStalledFraction = 0.01;
+
+Time stall_threshold(const scenario::Scenario& s) {
+  Rate fastest = Rate::bps(1);
+  for (const scenario::Link& l : s.topology.links) fastest = std::max(fastest, l.rate);
+  return fastest.time_for(runtime::wire_occupancy(pool_config(s).largest_data_frame_bytes));
+}
+
+}  // namespace
+
+void request_realtime_stop() { g_stop.store(true, std::memory_order_relaxed); }
+
+Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,
+                                 const std::string& command_line) {
+  if (!s.realtime.ports.empty() || s.realtime.nodes.size() != s.topology.hosts.size() + s.topology.switches.size()) {
+    return Error{"realtime runs split across processes (realtime.role, ports) are not available yet: "
+                 "run every node in one process"};
+  }
+  auto sizes = runtime::size_pools(realtime_pool_config(s));
+  if (!sizes) return Error{"sizing the mbuf pools: " + sizes.error().message};
+  if (Status st = ensure_eal(s, sizes.value()); !st) return Error{st.message()};
+  auto pools = runtime::PoolSet::create(sizes.value(), &wire::payload_byte, fmt::format("rt{}", g_runs++));
+  if (!pools) return Error{pools.error().message};
+  auto algorithm = registry.resolve(s.cc.algorithm);
+  if (!algorithm) return Error{"cc.algorithm: " + algorithm.error().message};
+  auto cc = cc::configure(algorithm.value(), s.cc.params);
+  if (!cc) return Error{"cc: " + cc.error().message};
+  realtime::TscClock clock = realtime::TscClock::calibrate();
+  if (Status st = realtime::TscClock::check_dilation(s.realtime.dilation); !st) {
+    return Error{"realtime.dilation: " + st.message()};
+  }
+  clock.set_dilation(s.realtime.dilation);
+  const auto [budget, budget_reason] = lateness_budget(s);
+
+  RunReport report;
+  {
+    auto testbed = Testbed::build_realtime(s, pools.value(), cc.value());
+    if (!testbed) return Error{testbed.error().message};
+    Testbed& t = *testbed.value();
+    ChannelSink sink;
+    Sampler sampler(t, s.run.sample_interval, s.run.warmup, s.run.duration, &sink);
+    realtime::RealtimeScheduler scheduler;
+    scheduler.set_stall_rule(stall_threshold(s), kMaxStalledFraction);
+    for (const Placed& p : t.placements()) scheduler.add(*p.stage, p.lcore);
+    // The sampler beside the first switch (it reads the queues most often).
+    scheduler.add(sampler, s.topology.switches.empty() ? s.realtime.lcores.front()
+                                                       : s.realtime.lcore_of_switch.front());
+    g_stop.store(false, std::memory_order_relaxed);
+    auto control = [&] {
+      sink.drain(report);
+      if (g_stop.load(std::memory_order_relaxed)) scheduler.request_stop();
+    };
+    auto stats = scheduler.run(clock, s.run.duration, budget, budget_reason, control);
+    if (!stats) return Error{stats.error().message};
+    const realtime::RealtimeStats& st = stats.value();
+    const Time end = st.simulated;
+    report.summary = summarize(t, sampler, end);
+    report.summary["clock"] = "realtime";
+    report.summary["valid"] = st.lateness.valid;
+    report.summary["invalid_reason"] = st.lateness.valid ? nlohmann::ordered_json(nullptr)
+                                                         : nlohmann::ordered_json(st.lateness.reason);
+    report.run = run_json(command_line, st.wall_seconds, end, t.frame_hops(), st.polls);
+    report.run["realtime"] = st.to_json();
+    report.run["clock"] = clock.to_json();
+    report.run["samples_lost"] = sink.lost();
+    nlohmann::ordered_json bridges = nlohmann::ordered_json::array();
+    for (const auto& b : t.bridges()) {
+      const ethport::BridgeCounters& c = b->counters();
+      bridges.push_back({{"name", b->name()}, {"tx_frames", c.tx_frames}, {"rx_frames", c.rx_frames},
+                         {"tx_held_retries", c.tx_held_retries}});
+    }
+    report.run["bridges"] = std::move(bridges);
+    report.run["pools"] = pools_json(sizes.value(), pools.value());
+    report.cc_state_names = sampler.cc_state_names();
+  }  // the testbed drains every queue, link, bridge and port here
+  if (Status st = pools.value().check_no_leaks(); !st) {
+    return Error{"internal error: mbufs leaked by the run: " + st.message()};
+  }
+  return report;
+}
+
+}  // namespace rtb::testbed

@@ -1,0 +1,101 @@
+// Realtime runs of whole scenarios (issue 8): the default scenario at reduced rates
+// (time dilation), every cable through an in-process rte_ring port pair, against the same
+// scenario in virtual time. One EAL for the binary (main lcore 0).
+//
+// On this shared 2-core machine a realtime run can be starved of CPU; such a run reports
+// itself invalid (stalls, lateness). The comparison is asserted on valid runs only; an
+// invalid one is retried once and then skipped with its own reason.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "cc_algos/registry.h"
+#include "scenario/load.h"
+#include "testbed/run.h"
+
+namespace rtb::testbed {
+namespace {
+
+using nlohmann::ordered_json;
+
+std::string source_root() {
+  const char* r = std::getenv("ROCETB_SOURCE_ROOT");
+  return r != nullptr ? r : ".";
+}
+
+// The default 8:1 incast with 200 KB flows, which finish well inside the run.
+const std::vector<std::string> kFinite = {"run.duration=400us", "run.warmup=0us",
+                                          "traffic[0].bytes=\"200KB\""};
+
+Expected<RunReport> run(const std::string& clock, std::vector<std::string> sets) {
+  sets.insert(sets.end(), kFinite.begin(), kFinite.end());
+  sets.push_back("run.clock=\"" + clock + "\"");
+  auto s = scenario::load_scenario(source_root() + "/scenarios/default.toml", sets);
+  if (!s) return Error{s.error().message};
+  cc::Registry registry = cc::Registry::with_builtins();
+  return clock == "realtime" ? run_realtime(s.value(), registry, "realtime_run_test")
+                             : run_virtual(s.value(), registry, "realtime_run_test");
+}
+
+// The incast's aggregate throughput: every byte over the last completion.
+double incast_gbps(const ordered_json& summary) {
+  uint64_t bytes = 0, last_ns = 0;
+  for (const auto& f : summary["flows"]) {
+    bytes += f["bytes"].get<uint64_t>();
+    last_ns = std::max(last_ns, f["start_ns"].get<uint64_t>() + f["fct_ns"].get<uint64_t>());
+  }
+  return static_cast<double>(bytes) * 8 / static_cast<double>(last_ns);
+}
+
+TEST(RealtimeRun, DefaultScenarioOverRingsDeliversWhatVirtualTimeDelivers) {
+  auto virt = run("virtual", {});
+  ASSERT_TRUE(virt.ok()) << virt.error().message;
+  const std::vector<std::string> rt = {"realtime.dilation=4000", "realtime.links=\"ring\""};
+  auto real = run("realtime", rt);
+  ASSERT_TRUE(real.ok()) << real.error().message;  // includes the mbuf leak check
+  if (!real.value().summary["valid"].get<bool>()) real = run("realtime", rt);
+  ASSERT_TRUE(real.ok()) << real.error().message;
+  const ordered_json& r = real.value().summary;
+  const ordered_json& v = virt.value().summary;
+  // The lateness report and the bridges are there, valid or not.
+  const ordered_json& run_json = real.value().run;
+  ASSERT_TRUE(run_json.contains("realtime"));
+  EXPECT_GT(run_json["realtime"]["lateness"]["polls"].get<uint64_t>(), 0u);
+  EXPECT_EQ(run_json["bridges"].size(), 2u * 9);  // 9 cables, a bridge at each end
+  EXPECT_EQ(r["clock"], "realtime");
+  if (!r["valid"].get<bool>()) GTEST_SKIP() << "the realtime run was starved: " << r["invalid_reason"];
+
+  ASSERT_EQ(r["flows"].size(), v["flows"].size());
+  for (size_t f = 0; f < v["flows"].size(); ++f) {
+    SCOPED_TRACE("flow " + std::to_string(f));
+    EXPECT_EQ(r["flows"][f]["bytes"], v["flows"][f]["bytes"]);  // every byte, once
+    EXPECT_FALSE(r["flows"][f]["fct_ns"].is_null());
+  }
+  EXPECT_EQ(r["totals"]["drops"], 0);
+  const double vg = incast_gbps(v), rg = incast_gbps(r);
+  EXPECT_NEAR(rg, vg, 0.05 * vg) << "virtual " << vg << " Gb/s, realtime " << rg << " Gb/s";
+  EXPECT_FALSE(real.value().flow_samples.empty());  // the time series came through the channel
+  EXPECT_FALSE(real.value().queue_samples.empty());
+}
+
+TEST(RealtimeRun, ATinyLatenessBudgetMakesTheRunInvalidWithItsReason) {
+  auto real = run("realtime", {"realtime.dilation=4000", "realtime.max_lateness=\"1ps\""});
+  ASSERT_TRUE(real.ok()) << real.error().message;
+  const ordered_json& r = real.value().summary;
+  EXPECT_FALSE(r["valid"].get<bool>());
+  EXPECT_NE(r["invalid_reason"].get<std::string>().find("late"), std::string::npos) << r["invalid_reason"];
+}
+
+TEST(RealtimeRun, SplitScenariosAreRefusedClearly) {
+  auto s = scenario::load_scenario(
+      source_root() + "/scenarios/default.toml",
+      {"run.clock=\"realtime\"", "realtime.role=\"a\"", "realtime.process.a.nodes=[\"sw0\"]"});
+  // The loader accepts roles only with ports for every cable leaving the process.
+  ASSERT_FALSE(s.ok());
+  EXPECT_NE(s.error().message.find("leaves the process"), std::string::npos) << s.error().message;
+}
+
+}  // namespace
+}  // namespace rtb::testbed
