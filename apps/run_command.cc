@@ -32,6 +32,7 @@ struct RunArgs {
   std::optional<uint64_t> seed;
   std::vector<std::string> set;
   std::string cc;
+  std::string process;
 };
 
 std::string default_out_dir(const std::string& name) {
@@ -42,6 +43,7 @@ std::string default_out_dir(const std::string& name) {
 int run(const RunArgs& a, const std::string& command_line) {
   std::vector<std::string> overrides = a.set;
   if (!a.cc.empty()) overrides.push_back("cc.algorithm=\"" + a.cc + "\"");
+  if (!a.process.empty()) overrides.push_back("realtime.role=\"" + a.process + "\"");
   auto s = scenario::load_scenario(a.scenario, overrides, a.seed);
   if (!s) {
     std::fprintf(stderr, "rocetb: %s\n", s.error().message.c_str());
@@ -89,6 +91,9 @@ Command add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--cc", args->cc,
                   "congestion control: a registered name (dcqcn, dcqcn_paper, fixed_rate) or a "
                   "plug-in .so path (same as --set cc.algorithm=...)");
+  cmd->add_option("--process", args->process,
+                  "realtime runs split across processes: build only the nodes of "
+                  "[realtime.process.<ROLE>] (same as --set realtime.role=ROLE; see scripts/run_split.sh)");
   return [args, command_line] { return run(*args, command_line); };
 }
 

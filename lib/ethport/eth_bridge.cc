@@ -6,12 +6,17 @@
 #include <utility>
 
 #include "runtime/pool/mbuf_pool_meta.h"
+#include "wire/mbuf_frame.h"
 
 namespace rtb::ethport {
 
 EthBridge::EthBridge(std::string name, EthPort& port, runtime::WireLink* outbound,
                      runtime::WireLink* inbound)
-    : Stage(std::move(name)), port_(port), outbound_(outbound), inbound_(inbound) {}
+    : Stage(std::move(name)),
+      port_(port),
+      outbound_(outbound),
+      inbound_(inbound),
+      copies_(port.kind() != DeviceKind::kRing) {}
 
 void EthBridge::poll(Time now) {
   if (outbound_ != nullptr) transmit(now);
@@ -48,15 +53,28 @@ void EthBridge::receive(Time now) {
   const uint16_t n = port_.rx(rx_burst_.data(), max);
   for (uint16_t i = 0; i < n; ++i) {
     rte_mbuf* frame = rx_burst_[i];
+    if (frame->nb_segs != 1) {  // the stages read frames as one segment: never split them
+      ++counters_.rx_dropped_chained;
+      rte_pktmbuf_free(frame);
+      continue;
+    }
     counters_.rx_bytes += frame->pkt_len;
     // Ring pairs hand over the sender's mbuf, which may come from a pool without the
     // FrameMeta area (open() checks the rx pools of every other kind).
     if (rte_pktmbuf_priv_size(frame->pool) >= sizeof(runtime::FrameMeta)) {
       runtime::frame_meta(frame) = runtime::FrameMeta{};
     }
+    // A copying driver wrote the frame over the payload pattern of an rtb data mbuf: the
+    // mbuf's next build must restore those bytes (wire/mbuf_frame.h). Ring pairs hand over
+    // the sender's own mbuf, pattern intact.
+    const int64_t end = wire::payload_offset(frame, frame->pkt_len);
+    if (copies_ && end > 0) {
+      const int64_t begin = std::max<int64_t>(0, wire::payload_offset(frame, 0));
+      wire::mark_payload_dirty(frame, static_cast<uint32_t>(begin), static_cast<uint32_t>(end));
+    }
     inbound_->deliver(now, frame);
+    ++counters_.rx_frames;
   }
-  counters_.rx_frames += n;
 }
 
 uint32_t EthBridge::drain() {

@@ -13,7 +13,9 @@
 //    the receiving end as arrived now (WireLink::deliver: the remote MAC serialized it
 //    already). Frames the bridge does not take wait in the device; what the device itself
 //    drops is its own imissed (EthPort::stats_json()).
-//  - received frames get a zeroed FrameMeta (the PMD does not reset the private area).
+//  - received frames get a zeroed FrameMeta (the PMD does not reset the private area), and
+//    where the driver copied the frame into an rtb data mbuf, the bytes it overwrote are
+//    marked for restoring to the payload pattern at the mbuf's next build.
 //  - next_deadline() is Time::zero(): realtime lcores poll the bridge every loop; it is
 //    never run by the virtual scheduler (a PMD cannot say when a frame will arrive).
 //
@@ -41,6 +43,7 @@ struct BridgeCounters {
   uint64_t tx_held_retries = 0;  // polls that found the port full (frames held)
   uint64_t rx_frames = 0;        // frames received and delivered to `inbound`
   uint64_t rx_bytes = 0;
+  uint64_t rx_dropped_chained = 0;  // frames a driver split over several mbufs (counted, freed)
 };
 
 class EthBridge final : public runtime::Stage {
@@ -68,6 +71,7 @@ class EthBridge final : public runtime::Stage {
   EthPort& port_;
   runtime::WireLink* outbound_;
   runtime::WireLink* inbound_;
+  bool copies_;  // the driver copies frames into our mbufs (all but ring pairs)
   std::array<rte_mbuf*, kBurst> held_{};
   std::array<uint32_t, kBurst> held_len_{};
   uint16_t held_first_ = 0;

@@ -163,7 +163,8 @@ json realtime_json(const Scenario& s) {
   return {{"role", r.role}, {"nodes", nodes}, {"lcores", r.lcores}, {"place", place},
           {"ports", ports}, {"links", r.ring_links ? "ring" : "wire"}, {"dilation", r.dilation},
           {"max_lateness_ns", r.max_lateness ? ns_json(*r.max_lateness) : json("auto")},
-          {"hugepages", r.hugepages}, {"pci", r.pci}, {"eal_args", r.eal_args}};
+          {"hugepages", r.hugepages}, {"pci", r.pci}, {"eal_args", r.eal_args},
+          {"start_at_unix_ms", r.start_at_unix_ms}};
 }
 
 }  // namespace

@@ -154,6 +154,7 @@ RealtimeConfig read_realtime(std::optional<Table> t, const Topology& topo) {
   r.eal_args = read_strings(*t, "eal_args");
   r.ring_links = t->choice("links", {"wire", "ring"}, "wire") == "ring";
   r.role = t->string("role", "");
+  r.start_at_unix_ms = static_cast<uint64_t>(t->integer("start_at_unix_ms", 0, INT64_MAX, 0));
   std::optional<Table> processes = t->table("process");
   if (r.role.empty()) {
     read_process(*t, topo, r, false);

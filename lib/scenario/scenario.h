@@ -145,6 +145,7 @@ struct RealtimeConfig {
   std::string hugepages = "auto";  // "auto", "never" or "require"
   std::vector<std::string> pci;    // PCI devices the EAL may probe (none: --no-pci)
   std::vector<std::string> eal_args;  // passed to the EAL last
+  uint64_t start_at_unix_ms = 0;   // split runs: every process starts its clock then (0: at once)
   bool builds(NodeRef n) const {
     for (const NodeRef& m : nodes) {
       if (m == n) return true;

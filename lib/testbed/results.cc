@@ -71,13 +71,14 @@ void print_table(std::ostream& out, const RunReport& r, size_t max_flows) {
       fmt::print(out, "  ... {} more flows in summary.json\n", j["flows"].size() - max_flows);
       break;
     }
-    const std::string fct = f["fct_ns"].is_null()
-                                ? std::string("-")
-                                : fmt::format("{:.1f}", f["fct_ns"].get<double>() / 1e3);
-    fmt::print(out, "{:>5} {:>10} {:>10} {:>14} {:>10.2f} {:>12} {:>6} {:>6}\n",
-               f["id"].get<uint64_t>(), f["src"].get<std::string>(), f["dst"].get<std::string>(),
-               f["bytes"].get<uint64_t>(), f["throughput_gbps"].get<double>(), fct,
-               f["cnp_handled"].get<uint64_t>(), f["retransmissions"].get<uint64_t>());
+    // "-": unfinished, or (in one process of a split run) known to the other process.
+    const auto cell = [&](const char* key, double scale, const char* spec) {
+      return f[key].is_null() ? std::string("-") : fmt::format(fmt::runtime(spec), f[key].get<double>() / scale);
+    };
+    fmt::print(out, "{:>5} {:>10} {:>10} {:>14} {:>10} {:>12} {:>6} {:>6}\n", f["id"].get<uint64_t>(),
+               f["src"].get<std::string>(), f["dst"].get<std::string>(), cell("bytes", 1, "{:.0f}"),
+               cell("throughput_gbps", 1, "{:.2f}"), cell("fct_ns", 1e3, "{:.1f}"),
+               cell("cnp_handled", 1, "{:.0f}"), cell("retransmissions", 1, "{:.0f}"));
   }
   const auto& t = j["totals"];
   fmt::print(out,

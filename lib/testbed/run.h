@@ -31,7 +31,8 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
 // The same in realtime (run.clock = "realtime", scenario [realtime]): stages on lcores
 // against the calibrated TSC. summary.json gets "valid" and "invalid_reason" (the
 // lateness check), run.json the lateness report, the clock calibration and the bridges.
-// Every node must be in this process (roles and ports are refused: not available yet).
+// With realtime.role only that process's nodes are built; cables leaving it go through the
+// DPDK ports of its ports entries; scripts/merge_results.py joins the processes' results.
 Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,
                                  const std::string& command_line);
 // Ends a running realtime run at its next loop iteration; async-signal-safe (SIGINT).

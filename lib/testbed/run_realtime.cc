@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <thread>
 #include <memory>
 
 #include "realtime/channel.h"
@@ -20,6 +22,7 @@
 #include "testbed/run_json.h"
 #include "testbed/summary.h"
 #include "testbed/testbed.h"
+#include "wire/frame_size.h"
 #include "wire/payload_pattern.h"
 
 namespace rtb::testbed {
@@ -73,6 +76,9 @@ runtime::PoolConfig realtime_pool_config(const scenario::Scenario& s) {
   c.data_in_flight_bytes += Bytes(ring_frames * c.largest_data_frame_bytes);
   c.control_in_flight_bytes += Bytes(ring_frames * c.largest_control_frame_bytes);
   c.lcores = static_cast<uint32_t>(s.realtime.lcores.size());
+  // A DPDK port writes a received frame, headers included, after the headroom: data mbufs
+  // (the ports' rx pool) need room for the headers too (lib/ethport/README.md).
+  if (!s.realtime.ports.empty()) c.largest_data_frame_bytes += wire::kMaxHeaderBytes;
   return c;
 }
 
@@ -122,16 +128,24 @@ Time stall_threshold(const scenario::Scenario& s) {
   return fastest.time_for(runtime::wire_occupancy(pool_config(s).largest_data_frame_bytes));
 }
 
+// Split runs: the processes start their clocks at one agreed wall-clock instant, so each
+// finds its peers polling (scripts/run_split.sh gives it a few seconds ahead).
+Status wait_for_start(uint64_t unix_ms) {
+  if (unix_ms == 0) return {};
+  const auto at = std::chrono::system_clock::time_point(std::chrono::milliseconds(unix_ms));
+  if (at < std::chrono::system_clock::now()) {
+    return Error{fmt::format("realtime.start_at_unix_ms = {} has passed already: give a later time", unix_ms)};
+  }
+  std::this_thread::sleep_until(at);
+  return {};
+}
+
 }  // namespace
 
 void request_realtime_stop() { g_stop.store(true, std::memory_order_relaxed); }
 
 Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,
                                  const std::string& command_line) {
-  if (!s.realtime.ports.empty() || s.realtime.nodes.size() != s.topology.hosts.size() + s.topology.switches.size()) {
-    return Error{"realtime runs split across processes (realtime.role, ports) are not available yet: "
-                 "run every node in one process"};
-  }
   auto sizes = runtime::size_pools(realtime_pool_config(s));
   if (!sizes) return Error{"sizing the mbuf pools: " + sizes.error().message};
   if (Status st = ensure_eal(s, sizes.value()); !st) return Error{st.message()};
@@ -162,6 +176,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     scheduler.add(sampler, s.topology.switches.empty() ? s.realtime.lcores.front()
                                                        : s.realtime.lcore_of_switch.front());
     g_stop.store(false, std::memory_order_relaxed);
+    if (Status w = wait_for_start(s.realtime.start_at_unix_ms); !w) return Error{w.message()};
     auto control = [&] {
       sink.drain(report);
       if (g_stop.load(std::memory_order_relaxed)) scheduler.request_stop();
@@ -172,6 +187,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     const Time end = st.simulated;
     report.summary = summarize(t, sampler, end);
     report.summary["clock"] = "realtime";
+    if (!s.realtime.role.empty()) report.summary["role"] = s.realtime.role;
     report.summary["valid"] = st.lateness.valid;
     report.summary["invalid_reason"] = st.lateness.valid ? nlohmann::ordered_json(nullptr)
                                                          : nlohmann::ordered_json(st.lateness.reason);
@@ -183,7 +199,8 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     for (const auto& b : t.bridges()) {
       const ethport::BridgeCounters& c = b->counters();
       bridges.push_back({{"name", b->name()}, {"tx_frames", c.tx_frames}, {"rx_frames", c.rx_frames},
-                         {"tx_held_retries", c.tx_held_retries}});
+                         {"tx_held_retries", c.tx_held_retries},
+                         {"rx_dropped_chained", c.rx_dropped_chained}});
     }
     report.run["bridges"] = std::move(bridges);
     report.run["pools"] = pools_json(sizes.value(), pools.value());

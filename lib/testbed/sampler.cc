@@ -36,7 +36,8 @@ void Sampler::poll(Time now) {
   if (!warmup_taken_ && now >= warmup_) {
     for (size_t f = 0; f < at_warmup_.size(); ++f) {
       const FlowQps& q = t_.flow_qps(static_cast<uint32_t>(f));
-      at_warmup_[f] = t_.host(t_.scenario().flows[f].dst).qp(q.dst_qp).counters.payload_bytes_received;
+      const uint32_t dst = t_.scenario().flows[f].dst;
+      if (t_.has_host(dst)) at_warmup_[f] = t_.host(dst).qp(q.dst_qp).counters.payload_bytes_received;
     }
     warmup_taken_ = true;
   }
@@ -46,30 +47,39 @@ void Sampler::poll(Time now) {
   if (next_ > end_) next_ = Time::never();
 }
 
+// A flow split across processes is sampled on each side for what that side has: the
+// sender's rate and state, the receiver's bytes (scripts/merge_results.py joins them).
 void Sampler::sample_flows(Time now) {
   const scenario::Scenario& s = t_.scenario();
   for (uint32_t f = 0; f < s.flows.size(); ++f) {
     const FlowQps& q = t_.flow_qps(f);
-    const host::Host& src = t_.host(s.flows[f].src);
-    const host::QueuePair& qp = src.qp(q.src_qp);
-    const uint64_t bytes = t_.host(s.flows[f].dst).qp(q.dst_qp).counters.payload_bytes_received;
+    const bool has_src = t_.has_host(s.flows[f].src), has_dst = t_.has_host(s.flows[f].dst);
+    if (!has_src && !has_dst) continue;
     FlowSample x;
     x.at = now;
     x.flow = f;
-    x.cc_rate = qp.rate;
-    x.throughput_gbps = static_cast<double>(bytes - last_bytes_[f]) * 8.0 / interval_.s_f() / 1e9;
-    x.bytes_received = bytes;
-    x.cnp_handled = qp.counters.cnp_handled;
-    const cc::Controller::StateView v = src.controller().describe_state(src.cc_state(q.src_qp), now);
-    x.cc_state_count = static_cast<uint32_t>(v.count);
-    for (size_t i = 0; i < v.count; ++i) x.cc_state[i] = v.fields[i].value;
-    last_bytes_[f] = bytes;
+    if (has_dst) {
+      const uint64_t bytes = t_.host(s.flows[f].dst).qp(q.dst_qp).counters.payload_bytes_received;
+      x.throughput_gbps = static_cast<double>(bytes - last_bytes_[f]) * 8.0 / interval_.s_f() / 1e9;
+      x.bytes_received = bytes;
+      last_bytes_[f] = bytes;
+    }
+    if (has_src) {
+      const host::Host& src = t_.host(s.flows[f].src);
+      const host::QueuePair& qp = src.qp(q.src_qp);
+      x.cc_rate = qp.rate;
+      x.cnp_handled = qp.counters.cnp_handled;
+      const cc::Controller::StateView v = src.controller().describe_state(src.cc_state(q.src_qp), now);
+      x.cc_state_count = static_cast<uint32_t>(v.count);
+      for (size_t i = 0; i < v.count; ++i) x.cc_state[i] = v.fields[i].value;
+    }
     emit(x);
   }
 }
 
 void Sampler::sample_queues(Time now) {
   for (uint32_t sw = 0; sw < depth_.size(); ++sw) {
+    if (!t_.has_switch(sw)) continue;
     const sw::SwitchCounters c = t_.switch_at(sw).counters(now);
     for (uint16_t port = 0; port < depth_[sw].size(); ++port) {
       uint64_t total = 0;
@@ -88,9 +98,11 @@ void Sampler::sample_queues(Time now) {
 std::vector<std::string> Sampler::cc_state_names() const {
   std::vector<std::string> names;
   const scenario::Scenario& s = t_.scenario();
-  if (s.flows.empty()) return names;
-  const host::Host& h = t_.host(s.flows[0].src);
-  const auto v = h.controller().describe_state(h.cc_state(t_.flow_qps(0).src_qp), Time::zero());
+  uint32_t f = 0;
+  while (f < s.flows.size() && !t_.has_host(s.flows[f].src)) ++f;
+  if (f == s.flows.size()) return names;
+  const host::Host& h = t_.host(s.flows[f].src);
+  const auto v = h.controller().describe_state(h.cc_state(t_.flow_qps(f).src_qp), Time::zero());
   for (size_t i = 0; i < v.count; ++i) names.emplace_back(v.fields[i].name);
   return names;
 }

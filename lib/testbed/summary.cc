@@ -23,13 +23,16 @@ struct FlowFigures {
 
 // A finished flow: size over its completion time. An unfinished one: what it delivered
 // after the warm-up over the time it was running after the warm-up.
+// In a process that has only one end of the flow (a split realtime run) what the other end
+// knows is missing: delivered bytes come from the receiver, the completion from the sender.
 FlowFigures flow_figures(const Testbed& t, const Sampler& sampler, uint32_t f, Time end) {
   const scenario::Scenario& s = t.scenario();
   const scenario::Flow& flow = s.flows[f];
-  const host::QueuePair& src = t.host(flow.src).qp(t.flow_qps(f).src_qp);
   FlowFigures out;
+  if (!t.has_host(flow.dst)) return out;
   out.delivered = t.host(flow.dst).qp(t.flow_qps(f).dst_qp).counters.payload_bytes_received;
-  const Time done = completion(src);
+  const Time done = t.has_host(flow.src) ? completion(t.host(flow.src).qp(t.flow_qps(f).src_qp))
+                                         : Time::never();
   if (!done.is_never()) {
     out.throughput_gbps = gbps(out.delivered, done - flow.start);
     return out;
@@ -39,26 +42,29 @@ FlowFigures flow_figures(const Testbed& t, const Sampler& sampler, uint32_t f, T
   return out;
 }
 
+// Fields of the end this process does not have (a split realtime run) are null.
 ordered_json flow_json(const Testbed& t, uint32_t f, const FlowFigures& fig) {
   const scenario::Scenario& s = t.scenario();
   const scenario::Flow& flow = s.flows[f];
-  const host::Host& src_host = t.host(flow.src);
-  const host::QueuePair& qp = src_host.qp(t.flow_qps(f).src_qp);
-  const Time done = completion(qp);
+  const host::QueuePair* qp =
+      t.has_host(flow.src) ? &t.host(flow.src).qp(t.flow_qps(f).src_qp) : nullptr;
+  const bool has_dst = t.has_host(flow.dst);
+  const auto src_side = [&](auto value) { return qp ? ordered_json(value) : ordered_json(nullptr); };
+  const Time done = qp ? completion(*qp) : Time::never();
   ordered_json j;
   j["id"] = flow.id;
   j["src"] = s.topology.hosts[flow.src].name;
   j["dst"] = s.topology.hosts[flow.dst].name;
-  j["qpn"] = qp.qpn;
-  j["bytes"] = fig.delivered;
+  j["qpn"] = src_side(qp ? qp->qpn : 0);
+  j["bytes"] = has_dst ? ordered_json(fig.delivered) : ordered_json(nullptr);
   j["size_bytes"] = flow.size ? ordered_json(flow.size->count()) : ordered_json(nullptr);
   j["start_ns"] = flow.start.ns();
-  j["throughput_gbps"] = fig.throughput_gbps;
+  j["throughput_gbps"] = has_dst ? ordered_json(fig.throughput_gbps) : ordered_json(nullptr);
   j["fct_ns"] = done.is_never() ? ordered_json(nullptr) : ordered_json((done - flow.start).ns());
-  j["cnp_handled"] = qp.counters.cnp_handled;
-  j["retransmissions"] = qp.counters.retransmitted_frames;
-  j["timeouts"] = qp.requester.counters().timeouts;
-  j["failed"] = qp.requester.failed();
+  j["cnp_handled"] = src_side(qp ? qp->counters.cnp_handled : 0);
+  j["retransmissions"] = src_side(qp ? qp->counters.retransmitted_frames : 0);
+  j["timeouts"] = src_side(qp ? qp->requester.counters().timeouts : 0);
+  j["failed"] = src_side(qp ? qp->requester.failed() : false);
   return j;
 }
 
@@ -143,14 +149,17 @@ ordered_json summarize(const Testbed& t, const Sampler& sampler, Time end) {
     const FlowFigures fig = flow_figures(t, sampler, f, end);
     flows.push_back(flow_json(t, f, fig));
     throughputs.push_back(fig.throughput_gbps);
-    delivered_after_warmup += fig.delivered - sampler.bytes_at_warmup(f);
-    retransmissions += t.host(s.flows[f].src).qp(t.flow_qps(f).src_qp).counters.retransmitted_frames;
+    if (t.has_host(s.flows[f].dst)) delivered_after_warmup += fig.delivered - sampler.bytes_at_warmup(f);
+    if (t.has_host(s.flows[f].src)) {
+      retransmissions += t.host(s.flows[f].src).qp(t.flow_qps(f).src_qp).counters.retransmitted_frames;
+    }
   }
   j["flows"] = std::move(flows);
 
   uint64_t pfc_frames = 0, drops = 0, marked = 0, forwarded = 0;
   ordered_json switches = ordered_json::array();
   for (uint32_t sw = 0; sw < s.topology.switches.size(); ++sw) {
+    if (!t.has_switch(sw)) continue;
     const sw::SwitchCounters c = t.switch_at(sw).counters(end);
     ordered_json ports = ordered_json::array();
     for (uint16_t p = 0; p < c.ports.size(); ++p) {
@@ -169,6 +178,7 @@ ordered_json summarize(const Testbed& t, const Sampler& sampler, Time end) {
   uint64_t cnp_sent = 0;
   ordered_json hosts = ordered_json::array();
   for (uint32_t h = 0; h < s.topology.hosts.size(); ++h) {
+    if (!t.has_host(h)) continue;
     hosts.push_back(host_json(t, h));
     cnp_sent += t.host(h).counters().np_cnp_sent;
     pfc_frames += t.host(h).counters().tx_pfc_frames;

@@ -3,6 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstdlib>
+
+#include "testbed/pool_plan.h"
+#include "wire/frame_size.h"
 
 namespace rtb::testbed {
 namespace {
@@ -42,6 +46,7 @@ Expected<std::unique_ptr<Testbed>> Testbed::build_realtime(const scenario::Scena
   std::unique_ptr<Testbed> t(new Testbed(s, true));
   if (Status st = t->make(pools, cc); !st) return Error{st.message()};
   if (Status st = t->make_bridges(); !st) return Error{st.message()};
+  if (Status st = t->make_ports(pools); !st) return Error{st.message()};
   return t;  // no waker: realtime lcores poll every stage anyway
 }
 
@@ -56,6 +61,8 @@ unsigned Testbed::lcore_of(NodeRef n) const {
   const scenario::RealtimeConfig& r = s_.realtime;
   return n.kind == NodeKind::kHost ? r.lcore_of_host[n.index] : r.lcore_of_switch[n.index];
 }
+
+bool Testbed::built(NodeRef n) const { return !realtime_ || s_.realtime.builds(n); }
 
 // Realtime: a cable between lcores cannot be one WireLink (it is not thread-safe).
 bool Testbed::cut(const scenario::Link& l) const {
@@ -75,40 +82,52 @@ Status Testbed::make_links() {
   for (size_t i = 0; i < s_.topology.links.size(); ++i) {
     const scenario::Link& l = s_.topology.links[i];
     const std::string a = node_name(s_, l.a.node), b = node_name(s_, l.b.node);
+    auto wire = [&](const std::string& name, Time propagation) {
+      return std::make_unique<runtime::WireLink>(
+          runtime::WireLinkConfig{name, l.rate, propagation, Bytes(9'216)});
+    };
     LinkPair pair;
-    pair.ab = std::make_unique<runtime::WireLink>(
-        runtime::WireLinkConfig{a + "->" + b, l.rate, l.propagation, Bytes(9'216)});
-    pair.ba = std::make_unique<runtime::WireLink>(
-        runtime::WireLinkConfig{b + "->" + a, l.rate, l.propagation, Bytes(9'216)});
-    if (cut(l)) {  // each end's wires reach its bridge; the propagation stays on the senders'
-      pair.ba = std::make_unique<runtime::WireLink>(
-          runtime::WireLinkConfig{"ring->" + a, l.rate, Time::zero(), Bytes(9'216)});
-      pair.b_tx = std::make_unique<runtime::WireLink>(
-          runtime::WireLinkConfig{b + "->" + a, l.rate, l.propagation, Bytes(9'216)});
-      pair.b_rx = std::make_unique<runtime::WireLink>(
-          runtime::WireLinkConfig{"ring->" + b, l.rate, Time::zero(), Bytes(9'216)});
+    const bool has_a = built(l.a.node), has_b = built(l.b.node);
+    if (has_a && has_b && !cut(l)) {
+      pair.ab = wire(a + "->" + b, l.propagation);
+      pair.ba = wire(b + "->" + a, l.propagation);
+    } else {  // each end built here has its own wires to its bridge; the senders' carry the delay
+      const std::string far = has_a && has_b ? "ring" : "port";
+      if (has_a) {
+        pair.ab = wire(a + "->" + b, l.propagation);
+        pair.ba = wire(far + "->" + a, Time::zero());
+      }
+      if (has_b) {
+        pair.b_tx = wire(b + "->" + a, l.propagation);
+        pair.b_rx = wire(far + "->" + b, Time::zero());
+      }
     }
     links_.push_back(std::move(pair));
   }
   // Faults: one generator per link direction, from the scenario seed.
-  auto faults_for = [&](uint32_t link, int dir) -> runtime::LinkFaults& {
-    runtime::WireLink& w = *end_links(link, dir == 0).tx;  // the direction's sending wire
-    faults_.push_back(std::make_unique<runtime::LinkFaults>(
-        Rng(s_.run.seed, 0x1000'0000ULL + 2ULL * link + static_cast<uint64_t>(dir))));
-    w.set_faults(faults_.back().get());
-    return *faults_.back();
-  };
+  // Faults: one generator per link direction, from the scenario seed, on the direction's
+  // sending wire (in a split run, the process that builds that end applies them).
   std::vector<runtime::LinkFaults*> by_dir(2 * links_.size(), nullptr);
-  auto get = [&](uint32_t link, int dir) -> runtime::LinkFaults& {
+  auto get = [&](uint32_t link, int dir) -> runtime::LinkFaults* {
+    runtime::WireLink* w = end_links(link, dir == 0).tx;
     runtime::LinkFaults*& f = by_dir[2 * link + static_cast<uint32_t>(dir)];
-    if (f == nullptr) f = &faults_for(link, dir);
-    return *f;
+    if (w != nullptr && f == nullptr) {
+      faults_.push_back(std::make_unique<runtime::LinkFaults>(
+          Rng(s_.run.seed, 0x1000'0000ULL + 2ULL * link + static_cast<uint64_t>(dir))));
+      f = faults_.back().get();
+      w->set_faults(f);
+    }
+    return f;
   };
   for (const auto& d : s_.faults.drops) {
-    for (int dir = 0; dir < 2; ++dir) get(d.link, dir).drop_with_probability(d.probability);
+    for (int dir = 0; dir < 2; ++dir) {
+      if (auto* f = get(d.link, dir)) f->drop_with_probability(d.probability);
+    }
   }
   for (const auto& d : s_.faults.link_downs) {
-    for (int dir = 0; dir < 2; ++dir) get(d.link, dir).down_between(d.from, d.to);
+    for (int dir = 0; dir < 2; ++dir) {
+      if (auto* f = get(d.link, dir)) f->down_between(d.from, d.to);
+    }
   }
   return {};
 }
@@ -120,6 +139,10 @@ Status Testbed::make_hosts(runtime::PoolSet& pools, const cc::Controller& cc) {
     ++qps[f.dst];
   }
   for (size_t i = 0; i < s_.topology.hosts.size(); ++i) {
+    if (!built(NodeRef{NodeKind::kHost, static_cast<uint32_t>(i)})) {
+      hosts_.push_back(nullptr);  // in another process
+      continue;
+    }
     const scenario::HostNode& h = s_.topology.hosts[i];
     const scenario::Link& l = s_.topology.links[h.link];
     const bool is_a = l.a.node == NodeRef{NodeKind::kHost, static_cast<uint32_t>(i)};
@@ -142,6 +165,10 @@ Status Testbed::make_hosts(runtime::PoolSet& pools, const cc::Controller& cc) {
 
 Status Testbed::make_switches(runtime::PoolSet& pools) {
   for (size_t i = 0; i < s_.topology.switches.size(); ++i) {
+    if (!built(NodeRef{NodeKind::kSwitch, static_cast<uint32_t>(i)})) {
+      switches_.push_back(nullptr);  // in another process
+      continue;
+    }
     const scenario::SwitchNode& node = s_.topology.switches[i];
     std::vector<sw::PortLinks> ports;
     for (uint16_t p = 0; p < node.port_links.size(); ++p) {
@@ -161,12 +188,14 @@ Status Testbed::make_switches(runtime::PoolSet& pools) {
   return {};
 }
 
+// QPNs are first_qpn + index, indices in flow order on each host, so the peer's QPN is
+// known even when the peer host is in another process.
 Status Testbed::make_flows() {
+  std::vector<uint32_t> next_qp(s_.topology.hosts.size(), 0);
   for (const scenario::Flow& f : s_.flows) {
     const scenario::HostNode& src = s_.topology.hosts[f.src];
     const scenario::HostNode& dst = s_.topology.hosts[f.dst];
-    host::Host& a = *hosts_[f.src];
-    host::Host& b = *hosts_[f.dst];
+    const FlowQps q{next_qp[f.src]++, next_qp[f.dst]++};
     host::QpSpec sa;
     sa.priority = f.priority;
     sa.dscp = f.dscp;
@@ -175,30 +204,38 @@ Status Testbed::make_flows() {
     host::QpSpec sb = sa;
     sb.vlan_tagged = dst.vlan_tagged;
     sb.requester = dst.requester;
-    // QPNs are first_qpn + index, so the peer's is known before it is added.
-    sa.peer_qpn = b.qpn(b.qp_count());
+    sa.peer_qpn = dst.config.first_qpn + q.dst_qp;
     sa.peer_mac = dst.mac;
     sa.peer_ip = dst.ip;
-    sb.peer_qpn = a.qpn(a.qp_count());
+    sb.peer_qpn = src.config.first_qpn + q.src_qp;
     sb.peer_mac = src.mac;
     sb.peer_ip = src.ip;
-    auto qa = a.add_qp(sa);
-    if (!qa) return Error{fmt::format("flow {}: {}", f.id, qa.error().message)};
-    auto qb = b.add_qp(sb);
-    if (!qb) return Error{fmt::format("flow {}: {}", f.id, qb.error().message)};
-    if (f.size) {  // one message, or 1 GiB messages for a larger flow
-      uint64_t left = f.size->count();
-      do {
-        const uint64_t m = std::min<uint64_t>(left, 1ull << 30);
-        a.post(*qa, m, f.start);
-        left -= m;
-      } while (left > 0);
-    } else {
-      for (uint64_t m = long_lived_messages(s_, src); m > 0; --m) a.post(*qa, kLongLivedMessage, f.start);
+    if (host::Host* a = hosts_[f.src].get()) {
+      auto qa = a->add_qp(sa);
+      if (!qa) return Error{fmt::format("flow {}: {}", f.id, qa.error().message)};
+      post_messages(*a, *qa, f);
     }
-    flow_qps_.push_back({*qa, *qb});
+    if (host::Host* b = hosts_[f.dst].get()) {
+      auto qb = b->add_qp(sb);
+      if (!qb) return Error{fmt::format("flow {}: {}", f.id, qb.error().message)};
+    }
+    flow_qps_.push_back(q);
   }
   return {};
+}
+
+void Testbed::post_messages(host::Host& a, uint32_t qp, const scenario::Flow& f) {
+  if (f.size) {  // one message, or 1 GiB messages for a larger flow
+    uint64_t left = f.size->count();
+    do {
+      const uint64_t m = std::min<uint64_t>(left, 1ull << 30);
+      a.post(qp, m, f.start);
+      left -= m;
+    } while (left > 0);
+  } else {
+    const uint64_t n = long_lived_messages(s_, s_.topology.hosts[f.src]);
+    for (uint64_t m = n; m > 0; --m) a.post(qp, kLongLivedMessage, f.start);
+  }
 }
 
 // Stage ids in a fixed order (hosts, then switches), and every link to its receiver.
@@ -225,7 +262,9 @@ const runtime::WireLink& Testbed::switch_tx(uint32_t sw_index, uint16_t port) co
 uint64_t Testbed::frame_hops() const {
   uint64_t n = 0;
   for (uint32_t i = 0; i < links_.size(); ++i) {
-    n += end_links(i, true).rx->counters().delivered + end_links(i, false).rx->counters().delivered;
+    for (bool end_a : {true, false}) {
+      if (const runtime::WireLink* rx = end_links(i, end_a).rx) n += rx->counters().delivered;
+    }
   }
   return n;
 }
@@ -240,12 +279,58 @@ uint64_t Testbed::fault_drops() const {
   return n;
 }
 
+// "${NAME}" in a device string is the environment variable NAME (run_split.sh sets
+// RTB_RUN_ID so that parallel runs use their own memif sockets).
+static Expected<std::string> expand_environment(const std::string& device) {
+  std::string out;
+  size_t i = 0;
+  while (i < device.size()) {
+    const size_t open = device.find("${", i);
+    if (open == std::string::npos) break;
+    const size_t close = device.find('}', open);
+    if (close == std::string::npos) return Error{fmt::format("device '{}': '${{' without '}}'", device)};
+    const std::string name = device.substr(open + 2, close - open - 2);
+    const char* value = std::getenv(name.c_str());
+    if (value == nullptr) {
+      return Error{fmt::format("device '{}' uses ${{{}}}, which is not set in the environment", device, name)};
+    }
+    out += device.substr(i, open - i) + value;
+    i = close + 1;
+  }
+  return out + device.substr(i);
+}
+
+// A cable leaving the process: the DPDK port of its ports entry, bridged to the local
+// end's wires on that node's lcore.
+Status Testbed::make_ports(runtime::PoolSet& pools) {
+  // The longest frame on a wire: headers in front of the largest payload and its tail.
+  const uint32_t largest = pool_config(s_).largest_data_frame_bytes + wire::kMaxHeaderBytes;
+  for (const scenario::RealtimePort& p : s_.realtime.ports) {
+    auto device = expand_environment(p.device);
+    if (!device) return Error{device.error().message};
+    auto port = ethport::EthPort::open(ethport::PortSpec{.device = device.value()}, pools.data().mempool());
+    if (!port) return Error{port.error().message};
+    if (port.value()->max_frame() < largest) {
+      return Error{fmt::format("device {} passes frames of at most {} bytes, but the scenario sends "
+                               "{}-byte frames: lower host.path_mtu (1024 fits a 1514-byte port)",
+                               device.value(), port.value()->max_frame(), largest)};
+    }
+    const scenario::Link& l = s_.topology.links[p.link];
+    const EndLinks e = end_links(p.link, p.node == l.a.node);
+    bridges_.push_back(std::make_unique<ethport::EthBridge>(node_name(s_, p.node) + ":port", *port.value(),
+                                                            e.tx, e.rx));
+    bridge_lcores_.push_back(lcore_of(p.node));
+    ports_.push_back(std::move(port).value());
+  }
+  return {};
+}
+
 // Each cut cable: an rte_ring port pair, a bridge at each end on its node's lcore.
 Status Testbed::make_bridges() {
   static uint32_t pairs = 0;  // ring names must be unique in the process
   for (uint32_t i = 0; i < links_.size(); ++i) {
     const scenario::Link& l = s_.topology.links[i];
-    if (!cut(l)) continue;
+    if (!cut(l) || !built(l.a.node) || !built(l.b.node)) continue;
     auto pair = ethport::EthPort::ring_pair(fmt::format("rtb{}", pairs++));
     if (!pair) return Error{fmt::format("link {}: {}", i, pair.error().message)};
     auto [pa, pb] = std::move(pair).value();
@@ -264,14 +349,20 @@ Status Testbed::make_bridges() {
 
 std::vector<Placed> Testbed::placements() const {
   std::vector<Placed> v;
-  for (uint32_t i = 0; i < hosts_.size(); ++i) v.push_back({hosts_[i].get(), lcore_of({NodeKind::kHost, i})});
-  for (uint32_t i = 0; i < switches_.size(); ++i) v.push_back({switches_[i].get(), lcore_of({NodeKind::kSwitch, i})});
+  for (uint32_t i = 0; i < hosts_.size(); ++i) {
+    if (hosts_[i]) v.push_back({hosts_[i].get(), lcore_of({NodeKind::kHost, i})});
+  }
+  for (uint32_t i = 0; i < switches_.size(); ++i) {
+    if (switches_[i]) v.push_back({switches_[i].get(), lcore_of({NodeKind::kSwitch, i})});
+  }
   for (size_t i = 0; i < bridges_.size(); ++i) v.push_back({bridges_[i].get(), bridge_lcores_[i]});
   return v;
 }
 
 void Testbed::drain() {
-  for (auto& sw : switches_) sw->drain();
+  for (auto& sw : switches_) {
+    if (sw) sw->drain();
+  }
   for (auto& b : bridges_) b->drain();
   for (LinkPair& p : links_) {
     for (auto* w : {p.ab.get(), p.ba.get(), p.b_tx.get(), p.b_rx.get()}) {

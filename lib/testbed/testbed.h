@@ -66,6 +66,9 @@ class Testbed {
 
   runtime::VirtualScheduler& scheduler() { return scheduler_; }
   const scenario::Scenario& scenario() const { return s_; }
+  // Realtime runs split across processes build only their nodes (scenario [realtime]).
+  bool has_host(uint32_t i) const { return hosts_[i] != nullptr; }
+  bool has_switch(uint32_t i) const { return switches_[i] != nullptr; }
   host::Host& host(uint32_t i) { return *hosts_[i]; }
   const host::Host& host(uint32_t i) const { return *hosts_[i]; }
   sw::Switch& switch_at(uint32_t i) { return *switches_[i]; }
@@ -90,6 +93,9 @@ class Testbed {
   Status make(runtime::PoolSet& pools, const cc::Controller& cc);
   unsigned lcore_of(scenario::NodeRef n) const;
   bool cut(const scenario::Link& l) const;
+  bool built(scenario::NodeRef n) const;
+  Status make_ports(runtime::PoolSet& pools);
+  void post_messages(host::Host& a, uint32_t qp, const scenario::Flow& f);
   Status make_links();
   Status make_bridges();
   Status make_hosts(runtime::PoolSet& pools, const cc::Controller& cc);
