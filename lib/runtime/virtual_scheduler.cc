@@ -1,22 +1,40 @@
 #include "runtime/virtual_scheduler.h"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 
 namespace rtb::runtime {
 
 StageId VirtualScheduler::add(Stage& stage) {
   const auto id = static_cast<StageId>(slots_.size());
+  if (id >> (64 - kGenerationBits) != 0) {
+    std::fprintf(stderr, "rocetb: virtual scheduler: more than 2^%u stages\n", 64 - kGenerationBits);
+    std::abort();  // an entry's key holds the stage id in its top bits
+  }
   stage.set_id(id);
-  slots_.push_back(Slot{&stage});
+  slots_.push_back(Slot{&stage, Time::never(), uint64_t{id} << kGenerationBits});
+  if (slots_.size() == kScanStages + 1) build_heap();  // from now on the heap orders
   schedule(id, stage.next_deadline());
   return id;
 }
 
+// A new generation supersedes the stage's previous entry, if any.
 void VirtualScheduler::schedule(StageId id, Time at) {
   Slot& slot = slots_[id];
   slot.scheduled = at;
-  ++slot.generation;
-  if (!at.is_never()) heap_.push(Entry{at, id, seq_++, slot.generation});
+  if (scanning()) return;
+  slot.key = (uint64_t{id} << kGenerationBits) | ((slot.key + 1) & kGenerationMask);
+  if (!at.is_never()) push(Entry{at, slot.key});
+}
+
+// One live entry per scheduled stage, when the stage count outgrows the scan.
+void VirtualScheduler::build_heap() {
+  for (StageId id = 0; id < slots_.size(); ++id) {
+    Slot& slot = slots_[id];
+    slot.key = (uint64_t{id} << kGenerationBits) | ((slot.key + 1) & kGenerationMask);
+    if (!slot.scheduled.is_never()) push(Entry{slot.scheduled, slot.key});
+  }
 }
 
 void VirtualScheduler::wake(StageId id, Time at) {
@@ -24,27 +42,107 @@ void VirtualScheduler::wake(StageId id, Time at) {
   if (at < slots_[id].scheduled) schedule(id, at);
 }
 
+void VirtualScheduler::push(Entry e) {
+  size_t i = heap_.size();
+  heap_.push_back(e);
+  while (i > 0) {
+    const size_t parent = (i - 1) / 2;
+    if (!e.before(heap_[parent])) break;
+    heap_[i] = heap_[parent];
+    i = parent;
+  }
+  heap_[i] = e;
+}
+
+void VirtualScheduler::pop() {
+  const Entry last = heap_.back();
+  heap_.pop_back();
+  const size_t n = heap_.size();
+  if (n == 0) return;
+  size_t i = 0;
+  for (;;) {
+    size_t child = 2 * i + 1;
+    if (child >= n) break;
+    if (child + 1 < n && heap_[child + 1].before(heap_[child])) ++child;
+    if (!heap_[child].before(last)) break;
+    heap_[i] = heap_[child];
+    i = child;
+  }
+  heap_[i] = last;
+}
+
+// Polls stage `id` at `at`, then records its next deadline. With a heap, the stage is
+// polled again at once while that deadline is due before every heap entry (live or
+// stale: a stale one only makes this path give way to the heap).
+void VirtualScheduler::poll_stage(StageId id, Time at, Time until, RunStats& stats) {
+  Slot& slot = slots_[id];
+  Stage& stage = *slot.stage;
+  for (;;) {
+    now_ = at;
+    slot.scheduled = Time::never();
+    if (trace_) trace_(now_, id);
+    stage.poll(now_);
+    ++stats.polls;
+    Time next = stage.next_deadline();
+    if (next < now_) next = now_;
+    if (next >= slot.scheduled) return;  // never, or a wake during the poll came first
+    const Entry mine{next, (uint64_t{id} << kGenerationBits)};
+    if (!scanning() && next <= until && (heap_.empty() || mine.before(heap_.front()))) {
+      slot.key = (uint64_t{id} << kGenerationBits) | ((slot.key + 1) & kGenerationMask);
+      at = next;  // the bump above retires an entry a wake during the poll pushed
+      continue;
+    }
+    schedule(id, next);
+    return;
+  }
+}
+
+void VirtualScheduler::run_heap(Time until, RunStats& stats) {
+  while (!heap_.empty()) {
+    const Entry e = heap_.front();
+    if (e.at > until) {
+      now_ = until;  // stopped by the duration: the run covered [start, until]
+      return;
+    }
+    pop();
+    const StageId id = e.stage();
+    if (e.key != slots_[id].key) continue;  // superseded by an earlier wake
+    poll_stage(id, e.at, until, stats);
+  }
+  stats.idle = true;
+}
+
+// The earliest deadline, the lowest stage id among equals (strict <), by a scan.
+void VirtualScheduler::run_scan(Time until, RunStats& stats) {
+  for (;;) {
+    StageId best = kNoStage;
+    Time at = Time::never();
+    for (StageId id = 0; id < slots_.size(); ++id) {
+      if (slots_[id].scheduled < at) {
+        at = slots_[id].scheduled;
+        best = id;
+      }
+    }
+    if (best == kNoStage) {
+      stats.idle = true;
+      return;
+    }
+    if (at > until) {
+      now_ = until;  // stopped by the duration: the run covered [start, until]
+      return;
+    }
+    poll_stage(best, at, until, stats);
+  }
+}
+
 RunStats VirtualScheduler::run(Time until) {
   RunStats stats;
   const auto wall_start = std::chrono::steady_clock::now();
-  while (!heap_.empty()) {
-    const Entry e = heap_.top();
-    if (e.at > until) {
-      now_ = until;  // stopped by the duration: the run covered [start, until]
-      break;
-    }
-    heap_.pop();
-    Slot& slot = slots_[e.stage];
-    if (e.generation != slot.generation) continue;  // superseded by an earlier wake
-    now_ = e.at;
-    slot.scheduled = Time::never();
-    if (trace_) trace_(now_, e.stage);
-    slot.stage->poll(now_);
-    ++stats.polls;
-    const Time next = slot.stage->next_deadline();
-    if (next < slot.scheduled) schedule(e.stage, next < now_ ? now_ : next);
+  if (scanning()) {
+    run_scan(until, stats);
+  } else {
+    run_heap(until, stats);
   }
-  stats.idle = heap_.empty();
   stats.simulated = now_;
   stats.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
