@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <cassert>
+#include <cstdint>
+
 #include "host/host_port.h"
 #include "host/psn.h"
 
@@ -9,6 +12,7 @@ namespace rtb::host {
 namespace {
 
 constexpr uint32_t kMaxPorts = 16;
+constexpr uint32_t kPacerSlotsLog2 = 16;  // the pacer's wheel: 2^16 slots of pacer_slot
 
 Expected<wire::FlowTemplate> make_template(const PortConfig& port, const QpSpec& spec,
                                            uint32_t qpn, uint8_t dscp, uint8_t pcp,
@@ -47,7 +51,7 @@ Expected<std::unique_ptr<Host>> Host::create(const HostConfig& config,
   }
   auto flows = cc::FlowTable::create(cc.algorithm(), max_qps);
   if (!flows) return Error{fmt::format("host {}: {}", config.name, flows.error().message)};
-  auto pacer = cc::Pacer::create(cc::PacerConfig{max_qps, config.pacer_slot, 16, Time::zero()});
+  auto pacer = cc::Pacer::create(cc::PacerConfig{max_qps, config.pacer_slot, kPacerSlotsLog2, Time::zero()});
   if (!pacer) return Error{fmt::format("host {}: {}", config.name, pacer.error().message)};
   return std::unique_ptr<Host>(new Host(config, std::move(ports), cc, pools,
                                         std::move(flows).value(), std::move(pacer).value(),
@@ -110,14 +114,19 @@ void Host::post(uint32_t qp, uint64_t bytes, Time start) {
 }
 
 void Host::poll(Time now) {
+  catch_up_pacer(now);
   receive(now);
   fire_timers(now);
   storm(now);
   transmit(now);
+  if (pacer_moved_) {
+    pacer_next_ = pacer_.next_deadline();
+    pacer_moved_ = false;
+  }
 }
 
 Time Host::next_deadline() const {
-  Time t = std::min({timers_.next(), pacer_.next_deadline(), next_storm_});
+  Time t = std::min({timers_.next(), pacer_next_, next_storm_});
   if (!delayed_acks_.empty()) t = std::min(t, delayed_acks_.front().ready);
   if (!delayed_cnps_.empty()) t = std::min(t, delayed_cnps_.front().ready);
   if (!delayed_reactions_.empty()) t = std::min(t, delayed_reactions_.front().ready);
@@ -128,13 +137,36 @@ Time Host::next_deadline() const {
   return t;
 }
 
+// The pacer files a flow relative to its cursor, which its poll() moves to `now`; a flow
+// filed more than a revolution of the wheel after the cursor would be parked in a slot
+// already past. Polls the pacer skip (nothing due) therefore leave the cursor at most half
+// a revolution behind: past that, the pacer is polled here, before anything is filed,
+// while nothing is due, so it only moves the cursor, as every poll did before.
+void Host::catch_up_pacer(Time now) {
+  const Time half_revolution = config_.pacer_slot * (uint64_t{1} << (kPacerSlotsLog2 - 1));
+  if (pacer_next_ <= now || now < pacer_polled_ + half_revolution) return;
+  const size_t n = pacer_.poll(now, released_);
+  assert(n == 0 && "nothing was due");
+  pacer_polled_ = now;
+  to_rings(n);
+}
+
+// Flows the pacer released wait in their port's arbiter ring.
+void Host::to_rings(size_t released) {
+  for (size_t i = 0; i < released; ++i) {
+    QueuePair& qp = *qps_[released_[i]];
+    qp.in_ring = true;
+    ports_[qp.spec.port]->push_ring(qp.spec.priority, qp.index);
+  }
+}
+
 void Host::fire_timers(Time now) {
   for (ControlQueue* q : {&delayed_acks_, &delayed_cnps_}) {
     while (!q->empty() && q->front().ready <= now) {
       const ControlItem& item = q->front();
       const QueuePair& qp = *qps_[item.qp];
       const uint8_t prio = item.kind == ControlItem::Kind::kCnp ? np_.cnp_pcp() : qp.spec.priority;
-      ports_[qp.spec.port]->control[prio].push(item);
+      ports_[qp.spec.port]->push_control(prio, item);
       q->pop();
     }
   }
@@ -142,12 +174,14 @@ void Host::fire_timers(Time now) {
     on_cnp_reaction(*qps_[delayed_reactions_.front().qp], now);
     delayed_reactions_.pop();
   }
-  const size_t n = pacer_.poll(now, released_);
-  for (size_t i = 0; i < n; ++i) {
-    QueuePair& qp = *qps_[released_[i]];
-    qp.in_ring = true;
-    ports_[qp.spec.port]->ring[qp.spec.priority].push(qp.index);
+  // The pacer releases nothing before its deadline unless this poll changed it.
+  size_t n = 0;
+  if (pacer_moved_ || pacer_next_ <= now) {
+    n = pacer_.poll(now, released_);
+    pacer_polled_ = now;
+    pacer_moved();  // its cursor moved, and it released flows
   }
+  to_rings(n);
   uint32_t id;
   while (timers_.pop_due(now, id)) {
     QueuePair& qp = *qps_[id / kTimerKinds];
@@ -195,6 +229,7 @@ void Host::apply(QueuePair& qp, const cc::Decision& d, Time now) {
   if (d.rate != qp.rate) {
     qp.rate = d.rate;
     pacer_.set_rate(qp.index, d.rate, now);
+    pacer_moved();
   }
   qp.window = d.window;
   const uint32_t cc_id = qp.index * kTimerKinds + kCcTimer;
@@ -209,6 +244,7 @@ void Host::refresh(QueuePair& qp, Time now) {
   if (qp.in_ring) return;
   if (!qp.requester.has_frame(now)) {
     pacer_.block(qp.index);
+    pacer_moved();
     timers_.set(start_id, qp.requester.next_start());
     return;
   }
@@ -222,9 +258,13 @@ void Host::refresh(QueuePair& qp, Time now) {
   }
   if (qp.window && qp.requester.outstanding_bytes() >= qp.window->count()) {
     pacer_.block(qp.index);  // an ACK opens the window
+    pacer_moved();
     return;
   }
-  if (!pacer_.waiting(qp.index)) pacer_.ready(qp.index, now);
+  if (!pacer_.waiting(qp.index)) {
+    pacer_.ready(qp.index, now);
+    pacer_moved();
+  }
 }
 
 }  // namespace rtb::host

@@ -89,6 +89,8 @@ class Host final : public runtime::Stage {
   QueuePair* lookup(uint32_t dest_qpn);
   // timers and the rate limiter (host.cc)
   void fire_timers(Time now);
+  void catch_up_pacer(Time now);
+  void to_rings(size_t released);
   void on_cnp_reaction(QueuePair& qp, Time now);
   void apply(QueuePair& qp, const cc::Decision& d, Time now);
   void refresh(QueuePair& qp, Time now);
@@ -100,6 +102,7 @@ class Host final : public runtime::Stage {
   bool send_data(Port& port, Time now);
   void send_frame(QueuePair& qp, Port& port, Time now);
   Time port_ready_at(const Port& port) const;
+  void pacer_moved() { pacer_moved_ = true; }
 
   HostConfig config_;
   const cc::Controller& cc_;
@@ -108,6 +111,12 @@ class Host final : public runtime::Stage {
   cc::NotificationPoint np_;
   cc::Pacer pacer_;
   std::vector<cc::FlowIndex> released_;  // the pacer's output, sized once
+  // The pacer's next_deadline() as of the end of the last poll, recomputed only when a
+  // poll changed the pacer (pacer_moved()): most polls (an ACK in, a frame to forward)
+  // leave it as it was, and the wheel's bitmap search is the costly part of a deadline.
+  Time pacer_next_ = Time::never();
+  Time pacer_polled_;  // when the pacer was last polled (its cursor is there)
+  bool pacer_moved_ = false;
   std::vector<std::unique_ptr<Port>> ports_;
   std::vector<std::unique_ptr<QueuePair>> qps_;
   uint32_t max_qps_;

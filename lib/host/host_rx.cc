@@ -25,11 +25,14 @@ bool is_last(uint8_t opcode) {
 
 void Host::receive(Time now) {
   rte_mbuf* burst[kBurst];
+  wire::ParsedFrame f;
   for (uint32_t p = 0; p < ports_.size(); ++p) {
+    runtime::WireLink& rx = *ports_[p]->links.rx;
+    if (rx.next_arrival() > now) continue;
     uint32_t n;
-    while ((n = ports_[p]->links.rx->receive(now, burst, kBurst)) > 0) {
+    do {  // a short burst means nothing more has arrived
+      n = rx.receive(now, burst, kBurst);
       for (uint32_t i = 0; i < n; ++i) {
-        wire::ParsedFrame f;
         ++counters_.rx_frames;
         const auto* data = rte_pktmbuf_mtod(burst[i], const uint8_t*);
         if (wire::parse_frame(data, rte_pktmbuf_data_len(burst[i]), parse_options_, f,
@@ -40,7 +43,7 @@ void Host::receive(Time now) {
         }
         rte_pktmbuf_free(burst[i]);
       }
-    }
+    } while (n == kBurst);
   }
 }
 

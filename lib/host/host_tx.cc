@@ -39,11 +39,11 @@ void Host::transmit(Time now) {
 
 // ACK, NAK and CNP frames ready for the wire, highest priority first.
 bool Host::send_control(Port& port, Time now) {
-  for (int p = 7; p >= 0; --p) {
-    ControlQueue& q = port.control[p];
-    if (q.empty() || !port.links.tx->may_start(static_cast<uint8_t>(p), now)) continue;
-    const ControlItem item = q.front();
-    q.pop();
+  for (uint8_t ready = port.control_mask; ready != 0;) {
+    const auto p = static_cast<uint8_t>(31 - __builtin_clz(ready));
+    ready &= static_cast<uint8_t>(~(1u << p));
+    if (!port.links.tx->may_start(p, now)) continue;
+    const ControlItem item = port.pop_control(p);
     const QueuePair& qp = *qps_[item.qp];
     rte_mbuf* m = pools_.control->alloc_or_die();
     if (item.kind == ControlItem::Kind::kCnp) {
@@ -57,7 +57,7 @@ bool Host::send_control(Port& port, Time now) {
     }
     runtime::FrameMeta& meta = runtime::frame_meta(m);
     meta.flow_id = qp.index;
-    meta.priority = static_cast<uint8_t>(p);
+    meta.priority = p;
     meta.flags = runtime::kFrameControl;
     meta.set_sent_time(now);
     port.links.tx->send(now, m);
@@ -74,8 +74,10 @@ bool Host::send_data(Port& port, Time now) {
   for (int attempt = 0; attempt < 8 * 2; ++attempt) {
     int chosen = -1;
     if (port.config.policy == PriorityPolicy::kStrict) {
-      for (int p = 7; p >= 0 && chosen < 0; --p) {
-        if (!port.ring[p].empty() && tx.may_start(static_cast<uint8_t>(p), now)) chosen = p;
+      for (uint8_t ready = port.ring_mask; ready != 0 && chosen < 0;) {
+        const int p = 31 - __builtin_clz(ready);
+        ready &= static_cast<uint8_t>(~(1u << p));
+        if (tx.may_start(static_cast<uint8_t>(p), now)) chosen = p;
       }
     } else {
       // Deficit round robin: a priority keeps the wire while its deficit lasts, then
@@ -100,9 +102,7 @@ bool Host::send_data(Port& port, Time now) {
       }
     }
     if (chosen < 0) return false;
-    Fifo<uint32_t>& ring = port.ring[chosen];
-    QueuePair& qp = *qps_[ring.front()];
-    ring.pop();
+    QueuePair& qp = *qps_[port.pop_ring(static_cast<uint8_t>(chosen))];
     qp.in_ring = false;
     if (!qp.requester.has_frame(now) ||
         (qp.window && qp.requester.outstanding_bytes() >= qp.window->count())) {
@@ -139,6 +139,7 @@ void Host::send_frame(QueuePair& qp, Port& port, Time now) {
 
   // The pacer: the next frame may start one wire occupancy at the QP's rate later.
   pacer_.sent(qp.index, runtime::wire_occupancy(m->pkt_len), now, /*still_ready=*/false);
+  pacer_moved();
   if (d.retransmission) {
     ++qp.counters.retransmitted_frames;
     qp.counters.retransmitted_bytes += d.payload_bytes;
@@ -178,8 +179,8 @@ void Host::storm(Time now) {
 
 Time Host::port_ready_at(const Port& port) const {
   Time t = Time::never();
-  for (uint8_t p = 0; p < 8; ++p) {
-    if (!port.has_work(p)) continue;
+  for (uint8_t work = port.work_mask(); work != 0; work &= static_cast<uint8_t>(work - 1)) {
+    const auto p = static_cast<uint8_t>(__builtin_ctz(work));
     t = std::min(t, std::max(port.links.tx->free_at(), port.links.tx->paused_until(p)));
   }
   return t;

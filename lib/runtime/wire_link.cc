@@ -98,10 +98,6 @@ void WireLink::apply_pause(uint8_t priority, uint16_t quanta, Time now) {
   paused_until_[priority] = now + config_.rate.time_for(Bytes(64) * quanta);
 }
 
-Time WireLink::next_arrival() const {
-  return count_ == 0 ? Time::never() : ring_[head_].arrival;
-}
-
 uint32_t WireLink::receive(Time now, rte_mbuf** out, uint32_t max) {
   const uint32_t mask = static_cast<uint32_t>(ring_.size()) - 1;
   uint32_t n = 0;

@@ -90,7 +90,7 @@ class WireLink {
   void apply_pause(uint8_t priority, uint16_t quanta, Time now);
 
   // --- receiving end ---
-  Time next_arrival() const;
+  Time next_arrival() const { return count_ == 0 ? Time::never() : ring_[head_].arrival; }
   // Moves up to `max` frames that have arrived by `now` into `out`; returns how many.
   uint32_t receive(Time now, rte_mbuf** out, uint32_t max);
   uint32_t in_flight() const { return count_; }
