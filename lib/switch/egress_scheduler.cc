@@ -1,5 +1,7 @@
 #include "switch/egress_scheduler.h"
 
+#include <algorithm>
+
 namespace rtb::sw {
 
 EgressScheduler::EgressScheduler(const std::array<SchedulerConfig, kPriorities>& config,
@@ -24,12 +26,19 @@ int EgressScheduler::select(uint8_t eligible, const std::array<uint32_t, kPriori
   const uint8_t dwrr = eligible & dwrr_mask_;
   if (dwrr == 0) return -1;
   // At most one lap to reach a backlogged queue and one more step past a queue whose
-  // credit ran out: its next visit gives at least one frame's credit.
-  for (int step = 0; step < 2 * kPriorities + 1; ++step) {
+  // credit ran out: its next visit gives at least one frame's credit. Passing queues
+  // with nothing eligible is done in one jump that counts one step per queue passed.
+  constexpr int kSteps = 2 * kPriorities + 1;
+  for (int step = 0; step < kSteps;) {
     if (((dwrr >> cur_) & 1u) == 0) {
-      advance();
+      const unsigned rotated = (dwrr >> cur_ | dwrr << (kPriorities - cur_)) & 0xFFu;
+      const int passed = std::min(__builtin_ctz(rotated), kSteps - step);
+      cur_ = (cur_ + passed) % kPriorities;
+      fresh_ = true;
+      step += passed;
       continue;
     }
+    ++step;
     if (fresh_) {
       deficit_[cur_] += quantum_[cur_];
       fresh_ = false;

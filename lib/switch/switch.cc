@@ -54,7 +54,7 @@ Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, rte_mempool* c
   watchdogs_.assign(n * kPriorities,
                     PfcWatchdog(config_.pfcwd.detection_time, config_.pfcwd.restoration_time));
   pause_meters_.assign(n * kPriorities, PauseMeter{});
-  port_frames_.assign(n, 0);
+  backlog_.assign(n, 0);
   shaper_next_.assign(n, Time::zero());
   counters_.ports.resize(n);
   for (const PortConfig& p : config_.ports) {
@@ -81,7 +81,7 @@ Time Switch::next_deadline() const {
   if (wd_active()) t = std::min(t, next_wd_poll_);
   for (uint16_t p = 0; p < links_.size(); ++p) {
     t = std::min(t, links_[p].rx->next_arrival());
-    if (port_frames_[p] > 0) t = std::min(t, egress_ready_at(p));
+    if (backlog_[p] != 0) t = std::min(t, egress_ready_at(p));
   }
   return t;
 }
@@ -91,10 +91,13 @@ Time Switch::next_deadline() const {
 void Switch::receive(Time now) {
   rte_mbuf* burst[kBurst];
   for (uint16_t p = 0; p < links_.size(); ++p) {
+    runtime::WireLink& rx = *links_[p].rx;
+    if (rx.next_arrival() > now) continue;
     uint32_t n;
-    while ((n = links_[p].rx->receive(now, burst, kBurst)) > 0) {
+    do {  // a short burst means nothing more has arrived
+      n = rx.receive(now, burst, kBurst);
       for (uint32_t i = 0; i < n; ++i) ingress(p, burst[i], now);
-    }
+    } while (n == kBurst);
   }
 }
 
@@ -160,7 +163,7 @@ bool Switch::enqueue(uint16_t in, rte_mbuf* m, const FrameInfo& info, Time now) 
   }
   if (v == WredVerdict::kMark && config_.mark_point == MarkPoint::kEnqueue) mark_ce(f, out, tc);
   queues_.push(qid(out, tc), f);  // cannot fail: one slot per cell, one cell per frame at least
-  ++port_frames_[out];
+  backlog_[out] |= static_cast<uint8_t>(1u << tc);
   if (config_.lossless_tc(tc)) {
     const PfcAction action = pfc_gen_[qid(in, pg)].on_admit(now, mmu_.xoff_reached(in, pg));
     if (action == PfcAction::kXoff) ++pausing_;
@@ -189,29 +192,35 @@ void Switch::drop_at_queue(rte_mbuf* m, uint32_t bytes, uint16_t in_port, uint16
 
 // --- egress ------------------------------------------------------------------------
 
+QueuedFrame Switch::pop_queue(uint16_t port, uint8_t queue) {
+  const uint32_t id = qid(port, queue);
+  const QueuedFrame f = queues_.pop(id);
+  if (queues_.empty(id)) backlog_[port] &= static_cast<uint8_t>(~(1u << queue));
+  return f;
+}
+
 int Switch::pick_queue(uint16_t port, Time now) {
   const runtime::WireLink& tx = *links_[port].tx;
   uint8_t eligible = 0;
   std::array<uint32_t, kPriorities> heads{};
-  for (uint8_t q = 0; q < kPriorities; ++q) {
-    const uint32_t id = qid(port, q);
-    if (queues_.empty(id) || !tx.may_start(q, now)) continue;
+  for (uint8_t b = backlog_[port]; b != 0; b &= static_cast<uint8_t>(b - 1)) {
+    const auto q = static_cast<uint8_t>(__builtin_ctz(b));
+    if (!tx.may_start(q, now)) continue;
     eligible |= static_cast<uint8_t>(1u << q);
-    heads[q] = queues_.head(id).bytes;
+    heads[q] = queues_.head(qid(port, q)).bytes;
   }
   return eligible == 0 ? -1 : schedulers_[port].select(eligible, heads);
 }
 
 void Switch::transmit(uint16_t port, Time now) {
   runtime::WireLink& tx = *links_[port].tx;
-  if (port_frames_[port] == 0 || !tx.can_send(now) || shaper_next_[port] > now) return;
+  if (backlog_[port] == 0 || !tx.can_send(now) || shaper_next_[port] > now) return;
   const int picked = pick_queue(port, now);
   if (picked < 0) return;
   const auto q = static_cast<uint8_t>(picked);
   const uint32_t id = qid(port, q);
   const uint64_t depth = queues_.bytes(id);
-  const QueuedFrame f = queues_.pop(id);
-  --port_frames_[port];
+  const QueuedFrame f = pop_queue(port, q);
   schedulers_[port].on_sent(q, f.bytes, queues_.empty(id));
   if (config_.mark_point == MarkPoint::kDequeue) mark_at_dequeue(f, depth, port, q);
   release(f, port, q, now);
@@ -228,7 +237,8 @@ void Switch::transmit(uint16_t port, Time now) {
 // WRED/ECN at dequeue on the queue's bytes including the departing frame (reference
 // §1.1: both DCQCN ns-3 models mark at dequeue).
 void Switch::mark_at_dequeue(const QueuedFrame& f, uint64_t depth, uint16_t port, uint8_t queue) {
-  if (!wred_[queue].enabled()) return;
+  // At or below Kmin nothing is marked and nothing drawn: the header need not be read.
+  if (!wred_[queue].enabled() || wred_[queue].never_acts(depth)) return;
   const auto* ip = rte_pktmbuf_mtod_offset(f.mbuf, const wire::Ipv4Hdr*, f.l3_offset);
   if (ip->ecn() == wire::Ecn::NotEct) return;
   if (wred_[queue].decide(depth, true, rng_) == WredVerdict::kMark) mark_ce(f, port, queue);
@@ -254,8 +264,8 @@ Time Switch::egress_ready_at(uint16_t port) const {
   const runtime::WireLink& tx = *links_[port].tx;
   const Time base = std::max(tx.free_at(), shaper_next_[port]);
   Time best = Time::never();
-  for (uint8_t q = 0; q < kPriorities; ++q) {
-    if (!queues_.empty(qid(port, q))) best = std::min(best, std::max(base, tx.paused_until(q)));
+  for (uint8_t b = backlog_[port]; b != 0; b &= static_cast<uint8_t>(b - 1)) {
+    best = std::min(best, std::max(base, tx.paused_until(static_cast<uint8_t>(__builtin_ctz(b)))));
   }
   return best;
 }
@@ -301,7 +311,7 @@ uint32_t Switch::drain() {
         ++n;
       }
     }
-    port_frames_[p] = 0;
+    backlog_[p] = 0;
   }
   return n;
 }

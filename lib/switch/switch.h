@@ -68,6 +68,7 @@ class Switch final : public runtime::Stage {
     Time total, start, until;
   };
   static uint32_t qid(uint16_t port, uint8_t queue) { return uint32_t{port} * kPriorities + queue; }
+  QueuedFrame pop_queue(uint16_t port, uint8_t queue);
 
   // switch.cc: the datapath
   void receive(Time now);
@@ -107,7 +108,7 @@ class Switch final : public runtime::Stage {
   std::vector<PfcGenerator> pfc_gen_;     // per (port, pg)
   std::vector<PfcWatchdog> watchdogs_;    // per (port, priority)
   std::vector<PauseMeter> pause_meters_;  // per (port, priority)
-  std::vector<uint32_t> port_frames_;     // frames queued per egress port
+  std::vector<uint8_t> backlog_;          // per egress port, bit q: queue q holds frames
   std::vector<SerialClock> shaper_clock_;
   std::vector<Time> shaper_next_;
   std::array<uint8_t, kPriorities> pg_vector_{};  // PFC class-enable bits per lossless PG

@@ -143,8 +143,7 @@ void Switch::storm_detected(uint16_t port, uint8_t prio, Time now) {
 void Switch::flush_queue(uint16_t port, uint8_t queue, Time now) {
   const uint32_t id = qid(port, queue);
   while (!queues_.empty(id)) {
-    const QueuedFrame f = queues_.pop(id);
-    --port_frames_[port];
+    const QueuedFrame f = pop_queue(port, queue);
     release(f, port, queue, now);
     ++counters_.ports[port].pfcwd[queue].tx_dropped;
     drop_at_queue(f.mbuf, f.bytes, f.in_port, port, queue, DropReason::kPfcWatchdog);

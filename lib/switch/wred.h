@@ -27,6 +27,8 @@ class Wred {
 
   bool enabled() const { return mark_ || drop_; }
   double probability(uint64_t queue_bytes) const;
+  // p(q) = 0: decide() passes the frame without a draw, whatever its ECN field.
+  bool never_acts(uint64_t queue_bytes) const { return queue_bytes <= kmin_; }
   // `ect`: the frame's ECN field is ECT(0), ECT(1) or CE. Draws from `rng` only when
   // 0 < p < 1, so the stream of draws depends only on the queue lengths seen.
   WredVerdict decide(uint64_t queue_bytes, bool ect, Rng& rng) const;
