@@ -32,6 +32,7 @@ std::atomic<bool> g_stop{false};  // set by request_realtime_stop() (signal hand
 uint32_t g_runs = 0;              // pool names must be unique in the process
 
 constexpr uint32_t kRingFrames = 1024;  // EthPort::ring_pair's default ring size
+constexpr uint32_t kAfPacketRxBytes = 2016;  // DPDK 22.11 net_af_packet, framesz 2048
 
 // Samples cross from the sampler's lcore to the control thread; a full channel loses the
 // sample and counts it (the control thread drains every millisecond).
@@ -79,6 +80,13 @@ runtime::PoolConfig realtime_pool_config(const scenario::Scenario& s) {
   // A DPDK port writes a received frame, headers included, after the headroom: data mbufs
   // (the ports' rx pool) need room for the headers too (lib/ethport/README.md).
   if (!s.realtime.ports.empty()) c.largest_data_frame_bytes += wire::kMaxHeaderBytes;
+  // net_af_packet receives into whole 2048-byte frame slots: 2016 bytes of data room
+  // after the headroom (its rx queue setup refuses smaller mbufs).
+  for (const scenario::RealtimePort& p : s.realtime.ports) {
+    if (p.device.starts_with("net_af_packet")) {
+      c.largest_data_frame_bytes = std::max<uint32_t>(c.largest_data_frame_bytes, kAfPacketRxBytes);
+    }
+  }
   return c;
 }
 
