@@ -24,7 +24,7 @@ namespace rtb::scenario {
 enum class Clock : uint8_t { kVirtual, kRealtime };
 
 struct RunConfig {
-  Clock clock = Clock::kVirtual;  // realtime is parsed; the runner may refuse it
+  Clock clock = Clock::kVirtual;  // realtime: scenario [realtime] (RealtimeConfig)
   Time duration = Time::ms(10);
   uint64_t seed = 1;
   Time warmup = Time::zero();             // excluded from summary statistics
