@@ -58,6 +58,12 @@ class Controller {
 
   const void* params_blob() const { return params_.get(); }
 
+  // Takes `other`'s parameters (the same algorithm, reconfigured): a realtime run changes
+  // a parameter while it goes. Copies a shared pointer, allocates nothing; the caller
+  // keeps `other` and a copy of this controller's old parameters alive, so nothing is
+  // freed on the worker lcore either.
+  void adopt_params(const Controller& other) { params_ = other.params_; }
+
  private:
   friend Expected<Controller> configure(const Algorithm&, const ParamMap&);
   Controller(Algorithm a, std::shared_ptr<void> params, std::vector<std::string> warnings)

@@ -37,6 +37,10 @@ struct ControlRequest {
   Kind kind = Kind::kSetParam;
   char key[48] = {};  // NUL-terminated, at most kMaxKeyLength characters
   double value = 0;
+  // Something the control thread prepared (allocated) for the handler, which only adopts
+  // it: the sender keeps it alive until the run ends (for example a reconfigured CC
+  // controller). Null when unused.
+  const void* payload = nullptr;
 
   static constexpr size_t kMaxKeyLength = sizeof(key) - 1;
   std::string_view key_view() const;

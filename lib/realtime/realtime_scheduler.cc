@@ -119,8 +119,8 @@ Expected<RealtimeStats> RealtimeScheduler::run(TscClock& clock, Time until,
     return Error{start.error()};
   }
 
+  clock.start();  // before the control thread, which may read the clock at once
   ControlThread control_thread(std::move(control), control_period);
-  clock.start();
   const auto wall_start = std::chrono::steady_clock::now();
   start.release();
   if (main_loop != nullptr) main_loop->run(clock, until, stop_);

@@ -160,7 +160,9 @@ json realtime_json(const Scenario& s) {
   for (const RealtimePort& p : r.ports) {
     ports.push_back({{"link", p.link}, {"node", node_json(s.topology, p.node)}, {"device", p.device}});
   }
-  return {{"role", r.role}, {"nodes", nodes}, {"lcores", r.lcores}, {"place", place},
+  json commands = json::array();
+  for (const RealtimeCommand& c : r.commands) commands.push_back({{"at_ns", ns_json(c.at)}, {"command", c.command}});
+  return {{"role", r.role}, {"nodes", nodes}, {"commands", commands}, {"lcores", r.lcores}, {"place", place},
           {"ports", ports}, {"links", r.ring_links ? "ring" : "wire"}, {"dilation", r.dilation},
           {"max_lateness_ns", r.max_lateness ? ns_json(*r.max_lateness) : json("auto")},
           {"hugepages", r.hugepages}, {"pci", r.pci}, {"eal_args", r.eal_args},

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <sstream>
 
 #include "scenario/faults.h"
 
@@ -134,6 +135,32 @@ std::vector<std::string> read_strings(Table& t, std::string_view key) {
   return out;
 }
 
+// [[realtime.commands]]: at = "1ms", command = "set rp_ai_rate 20" or "stop".
+std::vector<RealtimeCommand> read_commands(Table& t) {
+  std::vector<RealtimeCommand> out;
+  for (Table& c : t.tables("commands")) {
+    RealtimeCommand cmd;
+    c.require("at", "when the control thread issues the command, such as \"1ms\"");
+    cmd.at = c.time("at", Time::zero());
+    c.require("command", "\"stop\" or \"set NAME VALUE\"");
+    cmd.command = c.string("command", "");
+    std::istringstream words(cmd.command);
+    std::string verb, extra;
+    words >> verb;
+    if (verb == "set") {
+      if (!(words >> cmd.param >> cmd.value) || (words >> extra)) {
+        c.fail_value("command", "is not \"set NAME VALUE\": expected a CC parameter name and a number");
+      }
+    } else if (verb != "stop" || (words >> extra)) {
+      c.fail_value("command", "is not allowed: expected \"stop\" or \"set NAME VALUE\"");
+    }
+    if (!out.empty() && cmd.at < out.back().at) c.fail_value("at", "is before the previous command's: expected time order");
+    c.finish();
+    out.push_back(std::move(cmd));
+  }
+  return out;
+}
+
 }  // namespace
 
 RealtimeConfig read_realtime(std::optional<Table> t, const Topology& topo) {
@@ -155,6 +182,7 @@ RealtimeConfig read_realtime(std::optional<Table> t, const Topology& topo) {
   r.ring_links = t->choice("links", {"wire", "ring"}, "wire") == "ring";
   r.role = t->string("role", "");
   r.start_at_unix_ms = static_cast<uint64_t>(t->integer("start_at_unix_ms", 0, INT64_MAX, 0));
+  r.commands = read_commands(*t);
   std::optional<Table> processes = t->table("process");
   if (r.role.empty()) {
     read_process(*t, topo, r, false);

@@ -21,6 +21,8 @@
 
 namespace rtb::scenario {
 
+using ParamValueNumber = double;
+
 enum class Clock : uint8_t { kVirtual, kRealtime };
 
 struct RunConfig {
@@ -132,6 +134,15 @@ struct RealtimePort {
   std::string device;   // DPDK device string (lib/ethport/README.md)
 };
 
+// A control command issued by the control thread when the run reaches `at`: "stop", or
+// "set NAME VALUE" (a CC parameter of cc.algorithm, applied on the hosts' lcore).
+struct RealtimeCommand {
+  Time at;
+  std::string command;
+  std::string param;  // "set" only
+  ParamValueNumber value = 0;
+};
+
 struct RealtimeConfig {
   std::string role;                // [realtime.process.<role>] this process runs; "" = all
   std::vector<NodeRef> nodes;      // the nodes built here (every node when role is "")
@@ -146,6 +157,7 @@ struct RealtimeConfig {
   std::vector<std::string> pci;    // PCI devices the EAL may probe (none: --no-pci)
   std::vector<std::string> eal_args;  // passed to the EAL last
   uint64_t start_at_unix_ms = 0;   // split runs: every process starts its clock then (0: at once)
+  std::vector<RealtimeCommand> commands;  // in time order
   bool builds(NodeRef n) const {
     for (const NodeRef& m : nodes) {
       if (m == n) return true;

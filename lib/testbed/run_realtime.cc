@@ -18,6 +18,7 @@
 #include "runtime/pool/eal.h"
 #include "runtime/pool/mbuf_pool_set.h"
 #include "testbed/pool_plan.h"
+#include "testbed/realtime_commands.h"
 #include "testbed/run.h"
 #include "testbed/run_json.h"
 #include "testbed/summary.h"
@@ -177,16 +178,20 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     Testbed& t = *testbed.value();
     ChannelSink sink;
     Sampler sampler(t, s.run.sample_interval, s.run.warmup, s.run.duration, &sink);
+    auto commands = RealtimeCommands::prepare(s, algorithm.value(), cc.value());
+    if (!commands) return Error{commands.error().message};
     realtime::RealtimeScheduler scheduler;
     scheduler.set_stall_rule(stall_threshold(s), kMaxStalledFraction);
     for (const Placed& p : t.placements()) scheduler.add(*p.stage, p.lcore);
     // The sampler beside the first switch (it reads the queues most often).
     scheduler.add(sampler, s.topology.switches.empty() ? s.realtime.lcores.front()
                                                        : s.realtime.lcore_of_switch.front());
+    if (auto* stage = commands.value()->stage()) scheduler.add(*stage, commands.value()->lcore());
     g_stop.store(false, std::memory_order_relaxed);
     if (Status w = wait_for_start(s.realtime.start_at_unix_ms); !w) return Error{w.message()};
     auto control = [&] {
       sink.drain(report);
+      commands.value()->issue(clock.now(), [&] { scheduler.request_stop(); });
       if (g_stop.load(std::memory_order_relaxed)) scheduler.request_stop();
     };
     auto stats = scheduler.run(clock, s.run.duration, budget, budget_reason, control);
@@ -203,6 +208,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     report.run["realtime"] = st.to_json();
     report.run["clock"] = clock.to_json();
     report.run["samples_lost"] = sink.lost();
+    report.run["commands"] = commands.value()->to_json();
     nlohmann::ordered_json bridges = nlohmann::ordered_json::array();
     for (const auto& b : t.bridges()) {
       const ethport::BridgeCounters& c = b->counters();

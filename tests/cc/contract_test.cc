@@ -110,6 +110,43 @@ TEST(Contract, FlowsInOneTableAreIndependent) {
   }
 }
 
+// A realtime run changes a parameter while it goes (lib/testbed/realtime_commands.h): the
+// running controller adopts a reconfigured one's parameters, and from then on decides as
+// the reconfigured controller would on the same state.
+TEST(Controller, AdoptedParametersDriveTheDecisionsThatFollow) {
+  Registry registry = Registry::with_builtins();
+  const Algorithm a = registry.resolve("dcqcn").value();
+  auto live = configure(a, {});
+  auto raised = configure(a, {{"rp_time_reset", int64_t{10}}});  // increases every 10 us, not 300
+  ASSERT_TRUE(live.ok() && raised.ok());
+  auto table = std::move(FlowTable::create(a, 2)).value();
+  const FlowStart st{Rate::gbps(100)};
+  live->start(table.state(0), st, Time::zero());
+  raised->start(table.state(1), st, Time::zero());
+  // Congestion before the change: a cut, an increase, another cut.
+  const auto congest = [&](const Controller& c, void* state) {
+    c.on_cnp(state, Time::us(1));
+    c.on_timer(state, Time::us(305));
+    c.on_cnp(state, Time::us(310));
+  };
+  congest(live.value(), table.state(0));
+  congest(raised.value(), table.state(1));
+  live.value().adopt_params(raised.value());
+  EXPECT_EQ(live->params_blob(), raised->params_blob());
+  bool differs_from_default = false;
+  auto fresh = configure(a, {});
+  auto untouched = std::move(FlowTable::create(a, 1)).value();
+  fresh->start(untouched.state(0), st, Time::zero());
+  congest(fresh.value(), untouched.state(0));
+  for (int k = 1; k < 40; ++k) {
+    const Time t = Time::us(320) + Time::us(5) * static_cast<uint64_t>(k);
+    const Decision mine = live->on_timer(table.state(0), t);
+    ASSERT_EQ(mine, raised->on_timer(table.state(1), t)) << "step " << k;
+    differs_from_default = differs_from_default || !(mine == fresh->on_timer(untouched.state(0), t));
+  }
+  EXPECT_TRUE(differs_from_default) << "rp_time_reset = 10 us must change the increases";
+}
+
 }  // namespace
 }  // namespace rtb::cc::testing
 

@@ -88,13 +88,51 @@ TEST(RealtimeRun, ATinyLatenessBudgetMakesTheRunInvalidWithItsReason) {
   EXPECT_NE(r["invalid_reason"].get<std::string>().find("late"), std::string::npos) << r["invalid_reason"];
 }
 
-TEST(RealtimeRun, SplitScenariosAreRefusedClearly) {
+TEST(RealtimeRun, ARoleWithACableLeavingItWithoutAPortIsRefused) {
   auto s = scenario::load_scenario(
       source_root() + "/scenarios/default.toml",
       {"run.clock=\"realtime\"", "realtime.role=\"a\"", "realtime.process.a.nodes=[\"sw0\"]"});
   // The loader accepts roles only with ports for every cable leaving the process.
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().message.find("leaves the process"), std::string::npos) << s.error().message;
+}
+
+// [[realtime.commands]]: the control thread issues them through the control channel.
+Expected<RunReport> run_with_commands(const std::string& commands) {
+  auto s = scenario::load_scenario(source_root() + "/scenarios/default.toml",
+                                   {"run.clock=\"realtime\"", "realtime.dilation=2000", "run.duration=1ms",
+                                    "run.warmup=0us", "realtime.commands=" + commands});
+  if (!s) return Error{s.error().message};
+  cc::Registry registry = cc::Registry::with_builtins();
+  return run_realtime(s.value(), registry, "realtime_run_test");
+}
+
+TEST(RealtimeRun, AStopCommandEndsTheRunEarlyWithItsResults) {
+  auto r = run_with_commands("[{ at = \"200us\", command = \"stop\" }]");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r.value().run["realtime"]["stopped_early"].get<bool>());
+  EXPECT_LT(r.value().summary["duration_ns"].get<uint64_t>(), 400'000u);
+  EXPECT_GE(r.value().summary["duration_ns"].get<uint64_t>(), 200'000u);
+  EXPECT_TRUE(r.value().run["commands"][0]["applied"].get<bool>());
+}
+
+// The handler on the hosts' lcore adopts the prepared parameters (what adopting does to
+// the algorithm's decisions is tested in tests/cc: Controller.AdoptedParametersDrive...).
+TEST(RealtimeRun, ASetCommandIsIssuedAtItsTimeAndHandledOnTheHostsLcore) {
+  auto r = run_with_commands("[{ at = \"100us\", command = \"set rp_ai_rate 50000\" }, "
+                             "{ at = \"300us\", command = \"set rp_hai_rate 100000\" }]");
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  const auto& cmds = r.value().run["commands"];
+  ASSERT_EQ(cmds.size(), 2u);
+  for (const auto& c : cmds) EXPECT_TRUE(c["applied"].get<bool>()) << c.dump();
+  EXPECT_GE(cmds[0]["issued_at_ns"].get<double>(), 100'000.0);
+  EXPECT_GE(cmds[1]["issued_at_ns"].get<double>(), 300'000.0);
+}
+
+TEST(RealtimeRun, ABadSetCommandIsRefusedBeforeTheRunStarts) {
+  auto r = run_with_commands("[{ at = \"100us\", command = \"set rp_gd 40\" }]");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("realtime.commands[0] (set rp_gd 40)"), std::string::npos) << r.error().message;
 }
 
 }  // namespace
