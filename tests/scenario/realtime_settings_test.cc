@@ -102,5 +102,26 @@ TEST(RealtimeSettings, ErrorsNameTheKeyAndWhatWasExpected) {
   EXPECT_THAT(load_error(kTwoHosts + "[realtime]\nlcore = [0]\n"), HasSubstr("did you mean"));
 }
 
+TEST(RealtimeSettings, CommandsAreParsedInTimeOrderWithClearErrors) {
+  const Scenario s = load_ok(kTwoHosts + R"([realtime]
+commands = [ { at = "1ms", command = "set rp_ai_rate 20" }, { at = "2ms", command = "stop" } ]
+)");
+  ASSERT_EQ(s.realtime.commands.size(), 2u);
+  EXPECT_EQ(s.realtime.commands[0].at, Time::ms(1));
+  EXPECT_EQ(s.realtime.commands[0].param, "rp_ai_rate");
+  EXPECT_EQ(s.realtime.commands[0].value, 20.0);
+  EXPECT_TRUE(s.realtime.commands[1].param.empty());
+  EXPECT_EQ(s.effective["realtime"]["commands"][1]["command"], "stop");
+  EXPECT_THAT(load_error(kTwoHosts + "[realtime]\ncommands = [ { at = \"1ms\", command = \"set rp_ai_rate\" } ]\n"),
+              AllOf(HasSubstr("realtime.commands[0].command"), HasSubstr("set NAME VALUE")));
+  EXPECT_THAT(load_error(kTwoHosts + "[realtime]\ncommands = [ { at = \"1ms\", command = \"pause\" } ]\n"),
+              HasSubstr("expected \"stop\" or \"set NAME VALUE\""));
+  EXPECT_THAT(load_error(kTwoHosts + "[realtime]\ncommands = [ { at = \"2ms\", command = \"stop\" }, "
+                                     "{ at = \"1ms\", command = \"stop\" } ]\n"),
+              HasSubstr("time order"));
+  EXPECT_THAT(load_error(kTwoHosts + "[realtime]\ncommands = [ { command = \"stop\" } ]\n"),
+              HasSubstr("realtime.commands[0].at"));
+}
+
 }  // namespace
 }  // namespace rtb::scenario
