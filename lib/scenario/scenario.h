@@ -158,6 +158,12 @@ struct RealtimeConfig {
   std::vector<std::string> eal_args;  // passed to the EAL last
   uint64_t start_at_unix_ms = 0;   // split runs: every process starts its clock then (0: at once)
   std::vector<RealtimeCommand> commands;  // in time order
+  unsigned lcore_of(NodeRef n) const {
+    return n.kind == NodeKind::kHost ? lcore_of_host[n.index] : lcore_of_switch[n.index];
+  }
+  // A cable whose ends are on different lcores (or every cable, with links = "ring") is
+  // cut in two and bridged over an rte_ring port pair: a wire link is not thread-safe.
+  bool cuts(const Link& l) const { return ring_links || lcore_of(l.a.node) != lcore_of(l.b.node); }
   bool builds(NodeRef n) const {
     for (const NodeRef& m : nodes) {
       if (m == n) return true;

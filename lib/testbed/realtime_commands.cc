@@ -12,7 +12,7 @@ namespace {
 Expected<unsigned> hosts_lcore(const scenario::Scenario& s) {
   std::set<unsigned> lcores;
   for (const scenario::NodeRef& n : s.realtime.nodes) {
-    if (n.kind == scenario::NodeKind::kHost) lcores.insert(s.realtime.lcore_of_host[n.index]);
+    if (n.kind == scenario::NodeKind::kHost) lcores.insert(s.realtime.lcore_of(n));
   }
   if (lcores.size() > 1) {
     return Error{"realtime.commands: \"set\" changes the controller every host of this process "

@@ -59,14 +59,8 @@ class ChannelSink final : public SampleSink {
 };
 
 uint32_t cut_cables(const scenario::Scenario& s) {
-  const scenario::RealtimeConfig& r = s.realtime;
   uint32_t n = 0;
-  for (const scenario::Link& l : s.topology.links) {
-    auto lcore = [&](scenario::NodeRef x) {
-      return x.kind == scenario::NodeKind::kHost ? r.lcore_of_host[x.index] : r.lcore_of_switch[x.index];
-    };
-    n += r.ring_links || lcore(l.a.node) != lcore(l.b.node);
-  }
+  for (const scenario::Link& l : s.topology.links) n += s.realtime.cuts(l);
   return n;
 }
 

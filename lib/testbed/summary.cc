@@ -42,29 +42,30 @@ FlowFigures flow_figures(const Testbed& t, const Sampler& sampler, uint32_t f, T
   return out;
 }
 
-// Fields of the end this process does not have (a split realtime run) are null.
+// Fields of the end this process does not have (a split realtime run) stay null.
 ordered_json flow_json(const Testbed& t, uint32_t f, const FlowFigures& fig) {
   const scenario::Scenario& s = t.scenario();
   const scenario::Flow& flow = s.flows[f];
-  const host::QueuePair* qp =
-      t.has_host(flow.src) ? &t.host(flow.src).qp(t.flow_qps(f).src_qp) : nullptr;
   const bool has_dst = t.has_host(flow.dst);
-  const auto src_side = [&](auto value) { return qp ? ordered_json(value) : ordered_json(nullptr); };
-  const Time done = qp ? completion(*qp) : Time::never();
   ordered_json j;
   j["id"] = flow.id;
   j["src"] = s.topology.hosts[flow.src].name;
   j["dst"] = s.topology.hosts[flow.dst].name;
-  j["qpn"] = src_side(qp ? qp->qpn : 0);
+  j["qpn"] = nullptr;
   j["bytes"] = has_dst ? ordered_json(fig.delivered) : ordered_json(nullptr);
   j["size_bytes"] = flow.size ? ordered_json(flow.size->count()) : ordered_json(nullptr);
   j["start_ns"] = flow.start.ns();
   j["throughput_gbps"] = has_dst ? ordered_json(fig.throughput_gbps) : ordered_json(nullptr);
-  j["fct_ns"] = done.is_never() ? ordered_json(nullptr) : ordered_json((done - flow.start).ns());
-  j["cnp_handled"] = src_side(qp ? qp->counters.cnp_handled : 0);
-  j["retransmissions"] = src_side(qp ? qp->counters.retransmitted_frames : 0);
-  j["timeouts"] = src_side(qp ? qp->requester.counters().timeouts : 0);
-  j["failed"] = src_side(qp ? qp->requester.failed() : false);
+  for (const char* k : {"fct_ns", "cnp_handled", "retransmissions", "timeouts", "failed"}) j[k] = nullptr;
+  if (!t.has_host(flow.src)) return j;
+  const host::QueuePair& qp = t.host(flow.src).qp(t.flow_qps(f).src_qp);  // keys keep their places
+  const Time done = completion(qp);
+  j["qpn"] = qp.qpn;
+  if (!done.is_never()) j["fct_ns"] = (done - flow.start).ns();
+  j["cnp_handled"] = qp.counters.cnp_handled;
+  j["retransmissions"] = qp.counters.retransmitted_frames;
+  j["timeouts"] = qp.requester.counters().timeouts;
+  j["failed"] = qp.requester.failed();
   return j;
 }
 

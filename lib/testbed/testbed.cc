@@ -57,17 +57,9 @@ Status Testbed::make(runtime::PoolSet& pools, const cc::Controller& cc) {
   return make_flows();
 }
 
-unsigned Testbed::lcore_of(NodeRef n) const {
-  const scenario::RealtimeConfig& r = s_.realtime;
-  return n.kind == NodeKind::kHost ? r.lcore_of_host[n.index] : r.lcore_of_switch[n.index];
-}
-
 bool Testbed::built(NodeRef n) const { return !realtime_ || s_.realtime.builds(n); }
 
-// Realtime: a cable between lcores cannot be one WireLink (it is not thread-safe).
-bool Testbed::cut(const scenario::Link& l) const {
-  return realtime_ && (s_.realtime.ring_links || lcore_of(l.a.node) != lcore_of(l.b.node));
-}
+bool Testbed::cut(const scenario::Link& l) const { return realtime_ && s_.realtime.cuts(l); }
 
 EndLinks Testbed::end_links(uint32_t link, bool end_a) const {
   const LinkPair& p = links_[link];
@@ -319,7 +311,7 @@ Status Testbed::make_ports(runtime::PoolSet& pools) {
     const EndLinks e = end_links(p.link, p.node == l.a.node);
     bridges_.push_back(std::make_unique<ethport::EthBridge>(node_name(s_, p.node) + ":port", *port.value(),
                                                             e.tx, e.rx));
-    bridge_lcores_.push_back(lcore_of(p.node));
+    bridge_lcores_.push_back(s_.realtime.lcore_of(p.node));
     ports_.push_back(std::move(port).value());
   }
   return {};
@@ -337,10 +329,10 @@ Status Testbed::make_bridges() {
     const std::string a = node_name(s_, l.a.node), b = node_name(s_, l.b.node);
     bridges_.push_back(std::make_unique<ethport::EthBridge>(a + ":ring", *pa, links_[i].ab.get(),
                                                             links_[i].ba.get()));
-    bridge_lcores_.push_back(lcore_of(l.a.node));
+    bridge_lcores_.push_back(s_.realtime.lcore_of(l.a.node));
     bridges_.push_back(std::make_unique<ethport::EthBridge>(b + ":ring", *pb, links_[i].b_tx.get(),
                                                             links_[i].b_rx.get()));
-    bridge_lcores_.push_back(lcore_of(l.b.node));
+    bridge_lcores_.push_back(s_.realtime.lcore_of(l.b.node));
     ports_.push_back(std::move(pa));
     ports_.push_back(std::move(pb));
   }
@@ -350,10 +342,10 @@ Status Testbed::make_bridges() {
 std::vector<Placed> Testbed::placements() const {
   std::vector<Placed> v;
   for (uint32_t i = 0; i < hosts_.size(); ++i) {
-    if (hosts_[i]) v.push_back({hosts_[i].get(), lcore_of({NodeKind::kHost, i})});
+    if (hosts_[i]) v.push_back({hosts_[i].get(), s_.realtime.lcore_of({NodeKind::kHost, i})});
   }
   for (uint32_t i = 0; i < switches_.size(); ++i) {
-    if (switches_[i]) v.push_back({switches_[i].get(), lcore_of({NodeKind::kSwitch, i})});
+    if (switches_[i]) v.push_back({switches_[i].get(), s_.realtime.lcore_of({NodeKind::kSwitch, i})});
   }
   for (size_t i = 0; i < bridges_.size(); ++i) v.push_back({bridges_[i].get(), bridge_lcores_[i]});
   return v;

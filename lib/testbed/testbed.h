@@ -91,7 +91,6 @@ class Testbed {
  private:
   Testbed(const scenario::Scenario& s, bool realtime) : s_(s), realtime_(realtime) {}
   Status make(runtime::PoolSet& pools, const cc::Controller& cc);
-  unsigned lcore_of(scenario::NodeRef n) const;
   bool cut(const scenario::Link& l) const;
   bool built(scenario::NodeRef n) const;
   Status make_ports(runtime::PoolSet& pools);

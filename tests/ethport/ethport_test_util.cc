@@ -109,22 +109,6 @@ std::vector<std::vector<uint8_t>> receive_burst(EthPort& port) {
   return got;
 }
 
-ScratchDir::ScratchDir() {
-  std::string pattern = "/tmp/rocetb-ethport-XXXXXX";
-  if (mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  dir_ = pattern;
-}
-
-ScratchDir::~ScratchDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(dir_, ec);
-}
-
-std::string shared_captures_dir() {
-  const char* shared = std::getenv("ROCETB_SHARED");
-  return std::string(shared != nullptr ? shared : "../shared") + "/captures";
-}
-
 int run_shell(const std::string& command) {
   const int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;

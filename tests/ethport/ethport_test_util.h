@@ -3,6 +3,8 @@
 // and a throw-away network namespace with a veth pair.
 #pragma once
 
+#include "tests/capture/capture_test_util.h"
+
 #include <gtest/gtest.h>
 #include <rte_mbuf.h>
 
@@ -59,21 +61,9 @@ inline std::chrono::steady_clock::time_point after_seconds(int s) {
   return std::chrono::steady_clock::now() + std::chrono::seconds(s);
 }
 
-// A folder under /tmp removed with its contents on destruction.
-class ScratchDir {
- public:
-  ScratchDir();
-  ~ScratchDir();
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  std::string file(const std::string& name) const { return dir_ + "/" + name; }
-
- private:
-  std::string dir_;
-};
-
-// $ROCETB_SHARED/captures (set by the meson test environment).
-std::string shared_captures_dir();
+// A scratch folder and the shared captures folder: the capture tests' helpers.
+using capture::testing::ScratchDir;
+using capture::testing::shared_captures_dir;
 
 // Runs `/bin/sh -c command`; returns its exit status (-1 when it did not exit normally).
 int run_shell(const std::string& command);

@@ -14,16 +14,14 @@
 #include "cc_algos/registry.h"
 #include "scenario/load.h"
 #include "testbed/run.h"
+#include "tests/testbed/test_util.h"
 
 namespace rtb::testbed {
 namespace {
 
 using nlohmann::ordered_json;
 
-std::string source_root() {
-  const char* r = std::getenv("ROCETB_SOURCE_ROOT");
-  return r != nullptr ? r : ".";
-}
+using testing::source_root;
 
 // The default 8:1 incast with 200 KB flows, which finish well inside the run.
 const std::vector<std::string> kFinite = {"run.duration=400us", "run.warmup=0us",

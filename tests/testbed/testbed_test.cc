@@ -11,16 +11,14 @@
 #include "scenario/load.h"
 #include "testbed/run.h"
 #include "testbed/summary.h"
+#include "tests/testbed/test_util.h"
 
 namespace rtb::testbed {
 namespace {
 
 using nlohmann::ordered_json;
 
-std::string source_root() {
-  const char* r = std::getenv("ROCETB_SOURCE_ROOT");
-  return r != nullptr ? r : ".";
-}
+using testing::source_root;
 
 RunReport run_text(const std::string& text, std::vector<std::string> overrides = {}) {
   auto s = scenario::load_scenario_text(text, source_root() + "/scenarios/test.toml", overrides);
