@@ -20,14 +20,16 @@ Expected<Pacer> Pacer::create(const PacerConfig& c) {
   if (c.slots_log2 < 6 || c.slots_log2 > 24)
     return Error{fmt::format("pacer: slots_log2 = {} is invalid: expected 6..24 (64 to 16M slots)",
                              c.slots_log2)};
+  if (c.fine_log2 < 1 || c.fine_log2 > 16)
+    return Error{fmt::format("pacer: fine_log2 = {} is invalid: expected 1..16", c.fine_log2)};
   return Pacer(c);
 }
 
-// The fine wheel takes up to 2^8 slots of the horizon, and never all of it: at least two
-// buckets, so a bucket never holds the cursor's span while it is cascaded.
+// The fine wheel takes up to 2^fine_log2 slots of the horizon, and never all of it: at
+// least two buckets, so a bucket never holds the cursor's span while it is cascaded.
 Pacer::Pacer(const PacerConfig& c)
     : flows_(c.max_flows, Flow{0, 0, 0, 0, 0, kIdle}),
-      fine_log2_(std::min(kFineLog2Max, c.slots_log2 - 1)),
+      fine_log2_(std::min(c.fine_log2, c.slots_log2 - 1)),
       fine_(1u << fine_log2_),
       bucket_mask_((uint64_t{1} << (c.slots_log2 - fine_log2_)) - 1),
       lists_(static_cast<uint32_t>(fine_ + bucket_mask_ + 1), c.max_flows),

@@ -2,8 +2,9 @@
 // al., "Carousel: Scalable Traffic Shaping at End Hosts", SIGCOMM 2017; eRPC's
 // timing_wheel.h) in two levels (Varghese and Lauck, "Hashed and Hierarchical Timing
 // Wheels", SOSP 1987), so that a million flows stay cache friendly:
-//  - a fine wheel of 2^8 slots covers the span of slots holding the cursor; a coarse wheel
-//    of 2^(slots_log2-8) buckets, one per later span, covers the rest of the horizon. A flow
+//  - a fine wheel of 2^fine_log2 slots (2^8 by default) covers the span of slots holding
+//    the cursor; a coarse wheel of 2^(slots_log2-fine_log2) buckets, one per later span,
+//    covers the rest of the horizon. A flow
 //    is filed as a (flow, ticket) entry at the tail of its fine slot or of its span's bucket
 //    (chunk_lists.h). When the cursor enters a span its bucket is cascaded into the fine
 //    slots, in filing order, so FIFO within a slot holds. Filing appends to one of the
@@ -54,6 +55,10 @@ struct PacerConfig {
   Time slot_width = Time::ns(100);  // granularity of release
   uint32_t slots_log2 = 20;         // 2^20 x 100 ns = 105 ms horizon; later times park
   Time max_lag = Time::zero();      // zero: one slot width
+  // The fine wheel's slots (at most slots_log2 - 1): 2^8 keeps a million flows' fine lists
+  // and tail chunks in cache; a wider fine span files fewer flows into buckets that must be
+  // cascaded later, which is cheaper when the flows are few (the host, host.cc).
+  uint32_t fine_log2 = 8;
 };
 
 class Pacer {
@@ -106,7 +111,6 @@ class Pacer {
   };
   static_assert(sizeof(Flow) == 32);
   using Entry = ChunkLists::Entry;
-  static constexpr uint32_t kFineLog2Max = 8;  // 256 fine slots
   static constexpr size_t kBatch = 16;         // drained entries whose records are fetched together
   static constexpr size_t kAhead = 32;         // cascaded entries read ahead (records prefetched)
 

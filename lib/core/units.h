@@ -114,8 +114,10 @@ class Rate {
 // sub-picosecond remainder of each frame is carried into the next.
 class SerialClock {
  public:
-  constexpr explicit SerialClock(Rate rate) : rate_(rate) {}
+  constexpr explicit SerialClock(Rate rate)
+      : rate_(rate), ps_per_byte_(exact_ps_per_byte(rate)) {}
   constexpr Time advance(Bytes b) {
+    if (ps_per_byte_ != 0) return Time::ps(b.count() * ps_per_byte_);  // rem_ stays 0
     const u128 num =
         static_cast<u128>(b.bits()) * 1'000'000'000'000ULL + rem_;
     rem_ = static_cast<uint64_t>(num % rate_.bps());
@@ -127,7 +129,15 @@ class SerialClock {
   constexpr Rate rate() const { return rate_; }
 
  private:
+  // A byte takes a whole number of picoseconds at the usual link rates (80 ps at 100 Gb/s,
+  // 200 ps at 40 Gb/s): then no remainder ever arises and a multiply replaces the division.
+  static constexpr uint64_t exact_ps_per_byte(Rate r) {
+    constexpr uint64_t kBitPs = 8'000'000'000'000ULL;  // 8 bits x 1e12 ps per second
+    return r.bps() != 0 && kBitPs % r.bps() == 0 ? kBitPs / r.bps() : 0;
+  }
+
   Rate rate_;
+  uint64_t ps_per_byte_;
   uint64_t rem_ = 0;
 };
 

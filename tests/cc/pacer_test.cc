@@ -17,8 +17,9 @@ using ::testing::HasSubstr;
 
 constexpr uint64_t kPsPerS = 1'000'000'000'000ULL;
 
-Pacer make(uint32_t flows, uint32_t slots_log2 = 20, Time width = Time::ns(100)) {
-  auto p = Pacer::create(PacerConfig{flows, width, slots_log2, Time::zero()});
+Pacer make(uint32_t flows, uint32_t slots_log2 = 20, Time width = Time::ns(100),
+           uint32_t fine_log2 = 8) {
+  auto p = Pacer::create(PacerConfig{flows, width, slots_log2, Time::zero(), fine_log2});
   EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message);
   return std::move(p).value();
 }
@@ -317,9 +318,9 @@ TEST(Pacer, ChunkExhaustionCompactsAndLosesNothing) {
 // released in (slot, order)) under random set_rate / ready / block / sent, with a pool
 // small enough to compact: wide slots, so many flows and stale entries share one, and
 // phases of `quiet_steps` without polls that pile stale entries up. Returns compactions.
-uint64_t reference_model_run(Time width, int quiet_steps) {
+uint64_t reference_model_run(Time width, int quiet_steps, uint32_t fine_log2 = 8) {
   constexpr uint32_t kFlows = 16;
-  Pacer p = make(kFlows, 6, width);  // a 64-slot horizon: the rates below never park
+  Pacer p = make(kFlows, 6, width, fine_log2);  // a 64-slot horizon: the rates below never park
   struct Ref {
     bool waiting = false;
     uint64_t slot = 0, order = 0;
@@ -408,12 +409,18 @@ TEST(Pacer, MatchesAReferenceModelUnderRandomChurn) { reference_model_run(Time::
 TEST(Pacer, MatchesAReferenceModelWhileCompacting) {
   EXPECT_GT(reference_model_run(Time::ms(1), 4000), 0u);
 }
+// A fine wheel of 4 slots and 16 buckets: nearly every filing goes through a cascade.
+TEST(Pacer, MatchesAReferenceModelWithANarrowFineWheel) {
+  reference_model_run(Time::us(10), 1000, 2);
+}
 
 TEST(Pacer, BadConfigIsRefused) {
   EXPECT_THAT(Pacer::create(PacerConfig{0}).error().message, HasSubstr("max_flows = 0 is invalid"));
   EXPECT_THAT(Pacer::create(PacerConfig{10, Time::zero()}).error().message, HasSubstr("slot_width = 0 ps"));
   EXPECT_THAT(Pacer::create(PacerConfig{10, Time::ns(100), 30}).error().message,
               HasSubstr("slots_log2 = 30 is invalid: expected 6..24"));
+  EXPECT_THAT(Pacer::create(PacerConfig{10, Time::ns(100), 20, Time::zero(), 0}).error().message,
+              HasSubstr("fine_log2 = 0 is invalid: expected 1..16"));
 }
 
 }  // namespace

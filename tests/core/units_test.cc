@@ -41,6 +41,24 @@ TEST(SerialClock, NoDriftOverAMillionFrames) {
   EXPECT_EQ(total.ps(), static_cast<uint64_t>(exact));
 }
 
+// At rates where a byte is a whole number of picoseconds the clock multiplies instead of
+// dividing: each frame's span equals Rate::time_for exactly, and so does the total.
+TEST(SerialClock, WholePicosecondRatesNeedNoRemainder) {
+  for (const Rate r : {Rate::gbps(10), Rate::gbps(25), Rate::gbps(40), Rate::gbps(100),
+                       Rate::gbps(400), Rate::bps(1)}) {
+    SerialClock clock(r);
+    uint64_t total_bytes = 0;
+    Time total;
+    for (uint64_t len = 64; len < 9'300; len += 37) {
+      const Time span = clock.advance(Bytes(len));
+      ASSERT_EQ(span, r.time_for(Bytes(len))) << r << " " << len;
+      total += span;
+      total_bytes += len;
+    }
+    EXPECT_EQ(total, r.time_for(Bytes(total_bytes))) << r;
+  }
+}
+
 TEST(Bytes, DecimalAndBinaryPrefixes) {
   EXPECT_EQ(Bytes::kb(150), Bytes(150'000));
   EXPECT_EQ(Bytes::kib(1), Bytes(1'024));
