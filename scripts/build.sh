@@ -1,8 +1,17 @@
 #!/usr/bin/env bash
 # Configure (once) and build incrementally into build/.
+#
+# The build is what users run: -O3 with link-time optimisation and profile-guided
+# optimisation (asserts stay on). The profile comes from scripts/train_profile.sh, which
+# runs two scenarios in virtual time once per build directory; remove
+# build/.profile-trained to train again after large changes (a stale profile only costs
+# speed). Measured on the 40 Gb/s 2:1 incast: 1.5x the speed of -O2 (README, Performance).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ ! -f build/build.ninja ]; then
-  meson setup build --buildtype=debugoptimized
+  meson setup build --buildtype=release -Db_lto=true
+fi
+if [ ! -f build/.profile-trained ]; then
+  ./scripts/train_profile.sh build
 fi
 ninja -C build
