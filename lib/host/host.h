@@ -126,6 +126,7 @@ class Host final : public runtime::Stage {
   ReactionQueue delayed_reactions_; // CNPs waiting for the reaction delay
   Time next_storm_ = Time::never();
   wire::ParseOptions parse_options_;
+  wire::ParsedFrame parsed_;  // the frame receive() parsed last (parse_frame resets it)
   wire::ParseCounters parse_counters_;
   HostCounters counters_;
 };

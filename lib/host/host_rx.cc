@@ -25,8 +25,9 @@ bool is_last(uint8_t opcode) {
 
 void Host::receive(Time now) {
   rte_mbuf* burst[kBurst];
-  wire::ParsedFrame f;
-  for (uint32_t p = 0; p < ports_.size(); ++p) {
+  wire::ParsedFrame& f = parsed_;
+  const auto nports = static_cast<uint32_t>(ports_.size());
+  for (uint32_t p = 0; p < nports; ++p) {
     runtime::WireLink& rx = *ports_[p]->links.rx;
     if (rx.next_arrival() > now) continue;
     uint32_t n;

@@ -14,7 +14,8 @@ StageId VirtualScheduler::add(Stage& stage) {
   }
   stage.set_id(id);
   slots_.push_back(Slot{&stage, Time::never(), uint64_t{id} << kGenerationBits});
-  if (slots_.size() == kScanStages + 1) build_heap();  // from now on the heap orders
+  ++stages_;
+  if (stages_ == kScanStages + 1) build_heap();  // from now on the heap orders
   schedule(id, stage.next_deadline());
   return id;
 }
@@ -30,7 +31,7 @@ void VirtualScheduler::schedule(StageId id, Time at) {
 
 // One live entry per scheduled stage, when the stage count outgrows the scan.
 void VirtualScheduler::build_heap() {
-  for (StageId id = 0; id < slots_.size(); ++id) {
+  for (StageId id = 0; id < stages_; ++id) {
     Slot& slot = slots_[id];
     slot.key = (uint64_t{id} << kGenerationBits) | ((slot.key + 1) & kGenerationMask);
     if (!slot.scheduled.is_never()) push(Entry{slot.scheduled, slot.key});
@@ -117,7 +118,7 @@ void VirtualScheduler::run_scan(Time until, RunStats& stats) {
   for (;;) {
     StageId best = kNoStage;
     Time at = Time::never();
-    for (StageId id = 0; id < slots_.size(); ++id) {
+    for (StageId id = 0; id < stages_; ++id) {
       if (slots_[id].scheduled < at) {
         at = slots_[id].scheduled;
         best = id;

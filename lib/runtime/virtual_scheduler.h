@@ -63,7 +63,7 @@ class VirtualScheduler final : public Waker {
     uint64_t key = 0;  // of the live entry: stage id and generation
   };
   static constexpr size_t kScanStages = 16;
-  bool scanning() const { return slots_.size() <= kScanStages; }
+  bool scanning() const { return stages_ <= kScanStages; }
   void schedule(StageId id, Time at);
   void poll_stage(StageId id, Time at, Time until, RunStats& stats);
   void push(Entry e);
@@ -73,6 +73,7 @@ class VirtualScheduler final : public Waker {
   void build_heap();
 
   std::vector<Slot> slots_;
+  uint32_t stages_ = 0;  // slots_.size(), kept as a count: the hot loops read it every turn
   std::vector<Entry> heap_;  // binary min-heap by before(), beyond kScanStages stages
   Time now_;
   std::function<void(Time, StageId)> trace_;

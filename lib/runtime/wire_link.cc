@@ -24,7 +24,10 @@ uint32_t ring_capacity(const WireLinkConfig& c) {
 }  // namespace
 
 WireLink::WireLink(WireLinkConfig config)
-    : config_(std::move(config)), serial_(config_.rate), ring_(ring_capacity(config_)) {}
+    : config_(std::move(config)),
+      serial_(config_.rate),
+      ring_(ring_capacity(config_)),
+      mask_(static_cast<uint32_t>(ring_.size()) - 1) {}
 
 WireLink::~WireLink() { drain(); }
 
@@ -75,13 +78,12 @@ Time WireLink::start_frame(Time start, rte_mbuf* frame) {
 }
 
 void WireLink::push(Time arrival, rte_mbuf* frame) {
-  if (count_ == ring_.size()) {
+  if (count_ == mask_ + 1) {
     std::fprintf(stderr, "rocetb: link %s: more frames in flight than its ring holds (%zu)\n",
                  config_.name.c_str(), ring_.size());
     std::abort();  // an internal sizing bug, not a user error
   }
-  const uint32_t mask = static_cast<uint32_t>(ring_.size()) - 1;
-  ring_[(head_ + count_) & mask] = InFlight{arrival, frame};
+  ring_[(head_ + count_) & mask_] = InFlight{arrival, frame};
   ++count_;
   if (waker_ != nullptr) waker_->wake(receiver_, arrival);
 }
@@ -99,11 +101,10 @@ void WireLink::apply_pause(uint8_t priority, uint16_t quanta, Time now) {
 }
 
 uint32_t WireLink::receive(Time now, rte_mbuf** out, uint32_t max) {
-  const uint32_t mask = static_cast<uint32_t>(ring_.size()) - 1;
   uint32_t n = 0;
   while (count_ > 0 && n < max && ring_[head_].arrival <= now) {
     const InFlight& f = ring_[head_];
-    head_ = (head_ + 1) & mask;
+    head_ = (head_ + 1) & mask_;
     --count_;
     if (faults_ != nullptr && faults_->down_at(f.arrival)) {
       ++counters_.dropped_link_down;  // the link went down while the frame was on it
@@ -117,9 +118,8 @@ uint32_t WireLink::receive(Time now, rte_mbuf** out, uint32_t max) {
 }
 
 uint32_t WireLink::drain() {
-  const uint32_t mask = static_cast<uint32_t>(ring_.size()) - 1;
   const uint32_t n = count_;
-  for (; count_ > 0; --count_, head_ = (head_ + 1) & mask) rte_pktmbuf_free(ring_[head_].frame);
+  for (; count_ > 0; --count_, head_ = (head_ + 1) & mask_) rte_pktmbuf_free(ring_[head_].frame);
   return n;
 }
 

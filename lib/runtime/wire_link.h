@@ -98,7 +98,7 @@ class WireLink {
   // serialized by the remote MAC, so it is placed at the receiving end as arrived at `now`
   // (counted in frames/bytes as if sent here). Precondition: room() > 0.
   void deliver(Time now, rte_mbuf* frame);
-  uint32_t room() const { return static_cast<uint32_t>(ring_.size()) - count_; }
+  uint32_t room() const { return mask_ + 1 - count_; }
 
   // --- faults ---
   // Fault hooks applied to every frame at the moment it starts; owned by the caller.
@@ -122,6 +122,7 @@ class WireLink {
   Time busy_until_;
   std::array<Time, 8> paused_until_{};
   std::vector<InFlight> ring_;  // power-of-two capacity, sized once
+  uint32_t mask_;               // capacity - 1
   uint32_t head_ = 0;
   uint32_t count_ = 0;
   Waker* waker_ = nullptr;

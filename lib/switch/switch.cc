@@ -39,6 +39,7 @@ Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, rte_mempool* c
     : runtime::Stage(config.name),
       config_(std::move(config)),
       links_(std::move(links)),
+      nports_(static_cast<uint16_t>(links_.size())),
       control_pool_(control_pool),
       rng_(seed, 0x5357'0000),
       routes_(config_.routes, config_.ecmp_hash_seed),
@@ -73,13 +74,13 @@ void Switch::poll(Time now) {
   receive(now);
   pfc_timers(now);
   watchdog(now);
-  for (uint16_t p = 0; p < links_.size(); ++p) transmit(p, now);
+  for (uint16_t p = 0; p < nports_; ++p) transmit(p, now);
 }
 
 Time Switch::next_deadline() const {
   Time t = next_pfc_refresh();
   if (wd_active()) t = std::min(t, next_wd_poll_);
-  for (uint16_t p = 0; p < links_.size(); ++p) {
+  for (uint16_t p = 0; p < nports_; ++p) {
     t = std::min(t, links_[p].rx->next_arrival());
     if (backlog_[p] != 0) t = std::min(t, egress_ready_at(p));
   }
@@ -90,7 +91,7 @@ Time Switch::next_deadline() const {
 
 void Switch::receive(Time now) {
   rte_mbuf* burst[kBurst];
-  for (uint16_t p = 0; p < links_.size(); ++p) {
+  for (uint16_t p = 0; p < nports_; ++p) {
     runtime::WireLink& rx = *links_[p].rx;
     if (rx.next_arrival() > now) continue;
     uint32_t n;
@@ -275,7 +276,7 @@ Time Switch::egress_ready_at(uint16_t port) const {
 SwitchCounters Switch::counters(Time now) const {
   SwitchCounters c = counters_;
   const uint64_t cell = mmu_.layout().cell_bytes;
-  for (uint16_t p = 0; p < links_.size(); ++p) {
+  for (uint16_t p = 0; p < nports_; ++p) {
     PortCounters& pc = c.ports[p];
     for (uint8_t i = 0; i < kPriorities; ++i) {
       pc.queues[i].depth_bytes = queues_.bytes(qid(p, i));
@@ -302,7 +303,7 @@ SwitchCounters Switch::counters(Time now) const {
 
 uint32_t Switch::drain() {
   uint32_t n = 0;
-  for (uint16_t p = 0; p < links_.size(); ++p) {
+  for (uint16_t p = 0; p < nports_; ++p) {
     for (uint8_t q = 0; q < kPriorities; ++q) {
       while (!queues_.empty(qid(p, q))) {
         const QueuedFrame f = queues_.pop(qid(p, q));

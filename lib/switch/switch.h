@@ -98,6 +98,7 @@ class Switch final : public runtime::Stage {
 
   SwitchConfig config_;
   std::vector<PortLinks> links_;
+  uint16_t nports_;  // links_.size(), as a count the per-port loops need not re-read
   rte_mempool* control_pool_;
   Rng rng_;
   RouteTable routes_;

@@ -84,7 +84,7 @@ void Switch::pfc_act(uint16_t port, uint8_t pg, PfcAction action, Time now) {
 
 void Switch::pfc_timers(Time now) {
   if (pausing_ == 0) return;
-  for (uint16_t port = 0; port < links_.size(); ++port) {
+  for (uint16_t port = 0; port < nports_; ++port) {
     for (uint8_t pg = 0; pg < kPriorities; ++pg) {
       PfcGenerator& g = pfc_gen_[qid(port, pg)];
       if (g.refresh_at() <= now) pfc_act(port, pg, g.on_timer(now, mmu_.xon_reached(port, pg)), now);
@@ -114,7 +114,7 @@ bool Switch::wd_active() const {
 void Switch::watchdog(Time now) {
   if (!config_.pfcwd.enabled || next_wd_poll_ > now) return;
   next_wd_poll_ = wd_active() ? next_grid_point(now, config_.pfcwd.poll_interval) : Time::never();
-  for (uint16_t port = 0; port < links_.size(); ++port) {
+  for (uint16_t port = 0; port < nports_; ++port) {
     for (uint8_t prio = 0; prio < kPriorities; ++prio) {
       if (!config_.lossless_tc(prio)) continue;
       const bool paused = !links_[port].tx->may_start(prio, now);
