@@ -12,6 +12,8 @@ if [ ! -f build/build.ninja ]; then
   meson setup build --buildtype=release -Db_lto=true
 fi
 if [ ! -f build/.profile-trained ]; then
+  echo "build.sh: first build: an instrumented build, two training runs, then the optimised" \
+       "build (about 8 minutes on 2 cores)" >&2
   ./scripts/train_profile.sh build
 fi
 ninja -C build
