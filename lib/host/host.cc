@@ -160,7 +160,7 @@ void Host::to_rings(size_t released) {
   for (size_t i = 0; i < released; ++i) {
     QueuePair& qp = *qps_[released_[i]];
     qp.in_ring = true;
-    ports_[qp.spec.port]->push_ring(qp.spec.priority, qp.index);
+    ports_[qp.spec.port]->ring.push(qp.spec.priority, qp.index);
   }
 }
 
@@ -170,7 +170,7 @@ void Host::fire_timers(Time now) {
       const ControlItem& item = q->front();
       const QueuePair& qp = *qps_[item.qp];
       const uint8_t prio = item.kind == ControlItem::Kind::kCnp ? np_.cnp_pcp() : qp.spec.priority;
-      ports_[qp.spec.port]->push_control(prio, item);
+      ports_[qp.spec.port]->control.push(prio, item);
       q->pop();
     }
   }

@@ -13,39 +13,34 @@
 
 namespace rtb::host {
 
+// Eight per-priority FIFOs and a bitmask of the non-empty ones (push and pop keep it exact).
+template <typename T>
+struct PriorityFifos {
+  std::array<Fifo<T>, 8> fifo;
+  uint8_t mask = 0;  // bit p: fifo[p] is not empty
+
+  bool empty(uint8_t p) const { return fifo[p].empty(); }
+  void push(uint8_t p, const T& item) {
+    fifo[p].push(item);
+    mask |= static_cast<uint8_t>(1u << p);
+  }
+  T pop(uint8_t p) {
+    const T item = fifo[p].front();
+    fifo[p].pop();
+    if (fifo[p].empty()) mask &= static_cast<uint8_t>(~(1u << p));
+    return item;
+  }
+};
+
 struct Host::Port {
   PortConfig config;
   PortLinks links;
-  std::array<Fifo<uint32_t>, 8> ring;         // ready QP indices, round robin
-  std::array<ControlQueue, 8> control;        // ACK/NAK/CNP ready for the wire
-  std::array<int64_t, 8> deficit{};           // DWRR byte deficits
+  PriorityFifos<uint32_t> ring;        // ready QP indices, round robin
+  PriorityFifos<ControlItem> control;  // ACK/NAK/CNP ready for the wire
+  std::array<int64_t, 8> deficit{};    // DWRR byte deficits
   uint8_t dwrr_current = 0;
-  uint8_t ring_mask = 0;     // bit p: ring[p] is not empty
-  uint8_t control_mask = 0;  // bit p: control[p] is not empty
 
-  bool has_work(uint8_t p) const { return ((ring_mask | control_mask) >> p) & 1u; }
-  uint8_t work_mask() const { return ring_mask | control_mask; }
-
-  void push_ring(uint8_t p, uint32_t qp) {
-    ring[p].push(qp);
-    ring_mask |= static_cast<uint8_t>(1u << p);
-  }
-  uint32_t pop_ring(uint8_t p) {
-    const uint32_t qp = ring[p].front();
-    ring[p].pop();
-    if (ring[p].empty()) ring_mask &= static_cast<uint8_t>(~(1u << p));
-    return qp;
-  }
-  void push_control(uint8_t p, const ControlItem& item) {
-    control[p].push(item);
-    control_mask |= static_cast<uint8_t>(1u << p);
-  }
-  ControlItem pop_control(uint8_t p) {
-    const ControlItem item = control[p].front();
-    control[p].pop();
-    if (control[p].empty()) control_mask &= static_cast<uint8_t>(~(1u << p));
-    return item;
-  }
+  uint8_t work_mask() const { return ring.mask | control.mask; }
 };
 
 }  // namespace rtb::host

@@ -39,11 +39,11 @@ void Host::transmit(Time now) {
 
 // ACK, NAK and CNP frames ready for the wire, highest priority first.
 bool Host::send_control(Port& port, Time now) {
-  for (uint8_t ready = port.control_mask; ready != 0;) {
+  for (uint8_t ready = port.control.mask; ready != 0;) {
     const auto p = static_cast<uint8_t>(31 - __builtin_clz(ready));
     ready &= static_cast<uint8_t>(~(1u << p));
     if (!port.links.tx->may_start(p, now)) continue;
-    const ControlItem item = port.pop_control(p);
+    const ControlItem item = port.control.pop(p);
     const QueuePair& qp = *qps_[item.qp];
     rte_mbuf* m = pools_.control->alloc_or_die();
     if (item.kind == ControlItem::Kind::kCnp) {
@@ -74,7 +74,7 @@ bool Host::send_data(Port& port, Time now) {
   for (int attempt = 0; attempt < 8 * 2; ++attempt) {
     int chosen = -1;
     if (port.config.policy == PriorityPolicy::kStrict) {
-      for (uint8_t ready = port.ring_mask; ready != 0 && chosen < 0;) {
+      for (uint8_t ready = port.ring.mask; ready != 0 && chosen < 0;) {
         const int p = 31 - __builtin_clz(ready);
         ready &= static_cast<uint8_t>(~(1u << p));
         if (tx.may_start(static_cast<uint8_t>(p), now)) chosen = p;
@@ -84,7 +84,7 @@ bool Host::send_data(Port& port, Time now) {
       // earns its quantum and passes the turn on.
       for (int i = 0; i < 8 && chosen < 0; ++i) {
         const uint8_t p = port.dwrr_current;
-        if (port.ring[p].empty() || !tx.may_start(p, now)) {
+        if (port.ring.empty(p) || !tx.may_start(p, now)) {
           port.deficit[p] = 0;
           port.dwrr_current = (p + 1) % 8;
         } else if (port.deficit[p] <= 0) {
@@ -97,12 +97,12 @@ bool Host::send_data(Port& port, Time now) {
       if (chosen < 0) {  // every ready priority just earned its quantum: go again
         for (int i = 0; i < 8 && chosen < 0; ++i) {
           const uint8_t p = (port.dwrr_current + i) % 8;
-          if (!port.ring[p].empty() && tx.may_start(p, now) && port.deficit[p] > 0) chosen = p;
+          if (!port.ring.empty(p) && tx.may_start(p, now) && port.deficit[p] > 0) chosen = p;
         }
       }
     }
     if (chosen < 0) return false;
-    QueuePair& qp = *qps_[port.pop_ring(static_cast<uint8_t>(chosen))];
+    QueuePair& qp = *qps_[port.ring.pop(static_cast<uint8_t>(chosen))];
     qp.in_ring = false;
     if (!qp.requester.has_frame(now) ||
         (qp.window && qp.requester.outstanding_bytes() >= qp.window->count())) {
