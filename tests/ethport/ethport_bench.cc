@@ -12,7 +12,7 @@
 
 #include "ethport/eth_bridge.h"
 #include "runtime/pool/mbuf_pool.h"
-#include "tests/runtime/test_eal.h"
+#include "tests/runtime/eal_bench_main.h"
 
 namespace rtb::ethport {
 namespace {
@@ -79,10 +79,5 @@ BENCHMARK(BM_BridgeRingPair);
 }  // namespace rtb::ethport
 
 int main(int argc, char** argv) {
-  if (!rtb::runtime::testing::start_test_eal("ethport_bench")) return 1;
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  (void)rtb::runtime::stop_eal();
-  return 0;
+  return rtb::runtime::testing::eal_benchmark_main("ethport_bench", argc, argv);
 }

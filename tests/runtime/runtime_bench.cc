@@ -8,7 +8,7 @@
 
 #include "runtime/virtual_scheduler.h"
 #include "runtime/wire_link.h"
-#include "tests/runtime/test_eal.h"
+#include "tests/runtime/eal_bench_main.h"
 #include "tests/runtime/test_pool.h"
 
 namespace rtb::runtime {
@@ -83,10 +83,5 @@ BENCHMARK(BM_FrameHop)->Arg(2)->Arg(16)->Arg(128)->Unit(benchmark::kMillisecond)
 }  // namespace rtb::runtime
 
 int main(int argc, char** argv) {
-  if (!rtb::runtime::testing::start_test_eal("runtime_bench")) return 1;
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  (void)rtb::runtime::stop_eal();
-  return 0;
+  return rtb::runtime::testing::eal_benchmark_main("runtime_bench", argc, argv);
 }

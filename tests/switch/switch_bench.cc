@@ -6,7 +6,7 @@
 #include <cstdio>
 
 #include "tests/switch/test_hosts.h"
-#include "tests/runtime/test_eal.h"
+#include "tests/runtime/eal_bench_main.h"
 
 namespace rtb::sw {
 namespace {
@@ -49,10 +49,5 @@ BENCHMARK(BM_ForwardFrame)->Arg(2)->Arg(32);
 }  // namespace rtb::sw
 
 int main(int argc, char** argv) {
-  if (!rtb::runtime::testing::start_test_eal("switch_bench")) return 1;
-  benchmark::Initialize(&argc, argv);
-  benchmark::RunSpecifiedBenchmarks();
-  benchmark::Shutdown();
-  (void)rtb::runtime::stop_eal();
-  return 0;
+  return rtb::runtime::testing::eal_benchmark_main("switch_bench", argc, argv);
 }
