@@ -232,6 +232,20 @@ TEST(Parser, PfcErrors) {
   EXPECT_EQ(p.pfc_quanta[3], 0xFFFF);
 }
 
+// The host parses every frame into one record: nothing of the previous frame may remain.
+TEST(Parser, AReusedRecordKeepsNothingOfThePreviousFrame) {
+  ParsedFrame reused;
+  const auto pfc = pfc_frame();
+  ASSERT_EQ(parse_frame(pfc.data(), 60, ParseOptions{}, reused), ParseError::Ok);
+  ASSERT_EQ(reused.pfc_quanta[3], 0xFFFF);
+  const auto data = send_only(16);
+  ASSERT_EQ(parse_frame(data.data(), static_cast<uint32_t>(data.size()), ParseOptions{}, reused),
+            ParseError::Ok);
+  EXPECT_EQ(reused.pfc_vector, 0);
+  EXPECT_EQ(reused.pfc_quanta[3], 0);
+  EXPECT_EQ(reused.cls, FrameClass::RoceData);
+}
+
 TEST(Parser, OtherTrafficIsClassifiedNotRejected) {
   ParsedFrame p;
   auto arp = send_only(16);
