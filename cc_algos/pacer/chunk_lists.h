@@ -1,4 +1,4 @@
-// FIFO lists of (flow, ticket) entries in 256-byte chunks from one pool sized at creation:
+// FIFO lists of (flow, ticket, slot) entries in 256-byte chunks from one pool sized at creation:
 // the pacer's fine slots and coarse buckets (pacer.h). An entry is stale once its flow's
 // ticket or state has moved on (the pacer deletes lazily), so filing or removing a flow
 // never touches another flow's record; draining a list reads its chunks in order.
@@ -27,7 +27,8 @@ class ChunkLists {
 
   struct Entry {
     uint32_t flow;
-    uint32_t ticket;  // the flow's ticket when filed; stale once the flow's ticket moves on
+    uint16_t ticket;  // the flow's ticket when filed (mod 2^16); stale once it moves on
+    uint16_t slot;    // the pacer's: the fine slot its time falls in, or that it parked
   };
   // The tail's fill count lives here, not in the chunk: an append reads only this header
   // and writes the chunk, so a tail chunk out of cache costs a store, not a stall.

@@ -4,20 +4,25 @@
 // Wheels", SOSP 1987), so that a million flows stay cache friendly:
 //  - a fine wheel of 2^fine_log2 slots (2^8 by default) covers the span of slots holding
 //    the cursor; a coarse wheel of 2^(slots_log2-fine_log2) buckets, one per later span,
-//    covers the rest of the horizon. A flow
-//    is filed as a (flow, ticket) entry at the tail of its fine slot or of its span's bucket
-//    (chunk_lists.h). When the cursor enters a span its bucket is cascaded into the fine
-//    slots, in filing order, so FIFO within a slot holds. Filing appends to one of the
-//    few hundred bucket tails in use (cached), and a cascade reads a bucket front to back
-//    and prefetches its flows' records 32 entries ahead: about one cache miss per packet
-//    (the flow record), overlapped, instead of misses on a random slot, its chunk and the
-//    record in turn (README.md has the measurements);
+//    covers the rest of the horizon. A flow is filed as a (flow, ticket, fine slot) entry
+//    at the tail of its fine slot or of its span's bucket (chunk_lists.h). When the cursor
+//    enters a span its bucket is cascaded into the fine slots, in filing order, so FIFO
+//    within a slot holds. Filing appends to one of the few hundred bucket tails in use
+//    (cached). A cascade reads a bucket front to back and, when no entry of it is stale
+//    (the usual case), moves each entry to the fine slot it carries without reading the
+//    flow's record (list_of() then knows where the flow is); it only prefetches the
+//    records, 32 entries ahead, for the drain and send that follow. A bucket with stale
+//    entries is re-filed flow by flow from the records. So a packet costs about one cache
+//    miss (its flow's record), overlapped with other work, instead of misses on a random
+//    slot, its chunk and the record in turn (README.md has the measurements);
 //  - O(1) work per packet whatever the number of flows: each entry is filed once and
 //    cascaded at most once per filing (a flow parked beyond the horizon is re-filed at each
 //    pass, once per revolution); a bitmap per level finds the next live slot or bucket in
 //    one word per level. Removal is lazy: the flow's ticket or state moves on and its
 //    list's live count drops, so filing or removing a flow touches its own record and one
-//    list, never another flow's record;
+//    list, never another flow's record. Tickets are 16 bits: an entry 65536 filings stale
+//    could pass for live, so liveness also asks that the flow be filed in the entry's own
+//    list, which confines such a mistake to the order of two entries of one flow in one list;
 //  - picosecond-exact send times with no drift: next = previous + frame_bits·1e12/rate
 //    with the sub-picosecond remainder carried (the sum over n frames equals the exact
 //    floor of the total);
@@ -105,23 +110,33 @@ class Pacer {
     uint64_t next_send_ps;
     uint64_t rem;  // remainder of (bits·1e12) mod rate, carried into the next gap
     uint64_t rate_bps;
-    uint32_t ticket;     // bumped at each filing; an entry with an older ticket is stale
-    uint32_t list : 24;  // fine slot i is list i, bucket b is list kFine + b
+    uint16_t ticket;     // bumped at each filing; an entry with another ticket is stale
+    uint32_t list : 24;  // where filed: fine slot i is list i, bucket b is list fine_ + b
     uint32_t state : 8;
   };
   static_assert(sizeof(Flow) == 32);
   using Entry = ChunkLists::Entry;
-  static constexpr size_t kBatch = 16;         // drained entries whose records are fetched together
-  static constexpr size_t kAhead = 32;         // cascaded entries read ahead (records prefetched)
+  static constexpr uint16_t kParked = UINT16_MAX;  // Entry::slot of a flow beyond the horizon
+  static constexpr size_t kBatch = 16;  // drained entries whose records are fetched together
+  static constexpr size_t kAhead = 32;  // cascaded entries read ahead (records prefetched)
 
   explicit Pacer(const PacerConfig& c);
   void insert(FlowIndex f);
   void file(uint32_t list, Entry e);
   void remove(FlowIndex f);
+  void leave(uint32_t list);
   void compact();
-  bool live(Entry e) const {
+  uint32_t list_of(const Flow& fl) const;
+  // e is its flow's live entry in `list` (a bucket: in_bucket, also while it is cascaded).
+  // With 16-bit tickets, an entry 65536 filings old may pass for live; the list check
+  // confines that to a second entry in the flow's own list, released or moved first.
+  bool filed_in(Entry e, uint32_t list) const {
     const Flow& fl = flows_[e.flow];
-    return fl.state == kWaiting && fl.ticket == e.ticket;
+    return fl.state == kWaiting && fl.ticket == e.ticket && list_of(fl) == list;
+  }
+  bool in_bucket(Entry e, uint32_t list) const {
+    const Flow& fl = flows_[e.flow];
+    return fl.state == kWaiting && fl.ticket == e.ticket && fl.list == list;
   }
   uint64_t abs_slot(uint64_t t_ps) const { return t_ps / width_ps_; }
   uint64_t span(uint64_t slot) const { return slot >> fine_log2_; }
@@ -129,6 +144,10 @@ class Pacer {
   uint64_t next_bucket() const;
   size_t drain(uint64_t s, std::span<FlowIndex> out);
   void cascade(uint64_t b);
+  template <class Take>
+  void read_ahead(uint32_t list, Take&& take);
+  void move_to_fine(uint32_t list);
+  void refile_live(uint32_t list);
   void schedule_from(FlowIndex f, Time now);
 
   std::vector<Flow, HugePageAllocator<Flow>> flows_;
@@ -139,6 +158,7 @@ class Pacer {
   SlotBitmap fine_busy_;    // fine slots with live > 0 (a list with live == 0 is empty)
   SlotBitmap bucket_busy_;  // buckets with live > 0
   std::vector<uint64_t> bucket_min_;  // absolute slot: no live entry of the bucket is earlier
+  std::vector<uint32_t> bucket_stale_;  // removals from the bucket since it was last emptied
   uint64_t width_ps_;
   uint64_t mask_;         // horizon: a flow is filed at most mask_ slots after the cursor
   uint64_t lag_ps_;

@@ -403,6 +403,47 @@ uint64_t reference_model_run(Time width, int quiet_steps, uint32_t fine_log2 = 8
   return p.compactions();
 }
 
+// A host that polls rarely: `now` jumps up to six revolutions of a 64-slot wheel between
+// polls, with flows parking beyond the horizon, stalling at rate zero and blocking, and fine
+// wheels of 2 to 32 slots. After every poll that did not fill its batch, no waiting flow is
+// due, and no released flow was early: a flow filed while the cursor lags is neither lost
+// nor released from a stale place.
+TEST(Pacer, PollsRevolutionsApartReleaseEveryFlowDueAndNoneEarly) {
+  constexpr uint32_t kFlows = 16;
+  constexpr uint64_t kSlotPs = 100'000;
+  for (uint32_t seed = 0; seed < 20; ++seed) {
+    Pacer p = make(kFlows, 6, Time::ps(kSlotPs), 1 + seed % 5);
+    Rng rng(5, seed);
+    Time now;
+    for (int step = 0; step < 100'000; ++step) {
+      const bool jump = rng.uniform_int(8) == 0;
+      now = now + Time::ps(jump ? rng.uniform_int(40'000'000) : rng.uniform_int(300'000));
+      const FlowIndex f = static_cast<FlowIndex>(rng.uniform_int(kFlows));
+      switch (rng.uniform_int(6)) {
+        case 0:
+          p.set_rate(f, rng.uniform_int(10) == 0 ? Rate::bps(0) : Rate::mbps(1 + rng.uniform_int(20'000)),
+                     now);
+          break;
+        case 1:
+        case 2: p.ready(f, now); break;
+        case 3: p.block(f); break;
+        default: {
+          std::array<FlowIndex, 4> out;
+          const size_t n = p.poll(now, out);
+          for (size_t i = 0; i < n; ++i) {
+            ASSERT_LE(p.next_send(out[i]).ps() / kSlotPs * kSlotPs, now.ps()) << "seed " << seed << " step " << step;
+            p.sent(out[i], Bytes(1000), now, rng.uniform_int(3) != 0);
+          }
+          if (n == out.size()) break;
+          for (FlowIndex g = 0; g < kFlows; ++g)
+            ASSERT_FALSE(p.waiting(g) && p.next_send(g).ps() / kSlotPs * kSlotPs <= now.ps())
+                << "seed " << seed << " step " << step << " flow " << g;
+        }
+      }
+    }
+  }
+}
+
 // 10 us slots: a span of 32 slots is 320 us, so buckets are cascaded every few hundred
 // steps. 1 ms slots: the 16 flows share one slot, whose stale entries run the pool dry.
 TEST(Pacer, MatchesAReferenceModelUnderRandomChurn) { reference_model_run(Time::us(10), 1000); }
@@ -420,7 +461,10 @@ TEST(Pacer, BadConfigIsRefused) {
   EXPECT_THAT(Pacer::create(PacerConfig{10, Time::ns(100), 30}).error().message,
               HasSubstr("slots_log2 = 30 is invalid: expected 6..24"));
   EXPECT_THAT(Pacer::create(PacerConfig{10, Time::ns(100), 20, Time::zero(), 0}).error().message,
-              HasSubstr("fine_log2 = 0 is invalid: expected 1..16"));
+              HasSubstr("fine_log2 = 0 is invalid: expected 1..15"));
+  // An entry's fine slot is 16 bits, one value of which says the flow parked.
+  EXPECT_THAT(Pacer::create(PacerConfig{10, Time::ns(100), 20, Time::zero(), 16}).error().message,
+              HasSubstr("fine_log2 = 16 is invalid: expected 1..15"));
 }
 
 }  // namespace
