@@ -91,22 +91,22 @@ class ChunkLists {
   // given back, and the chunk after the new head is prefetched (a chunk of work ahead).
   bool pop(uint32_t i, Entry& e) {
     List& l = lists_[i];
-    while (l.head != kNil) {
-      if (l.begin < end_of(l, l.head)) {
-        e = chunks_[l.head].entries[l.begin++];
-        return true;
-      }
-      if (l.head == l.tail) {  // all read: the tail chunk is reused in place
-        l.begin = l.tail_end = 0;
-        return false;
-      }
-      const uint32_t next = chunks_[l.head].next;
-      release(l.head);
-      l.head = next;
-      l.begin = 0;
-      if (chunks_[next].next != kNil) prefetch(chunks_[next].next);
-    }
-    return false;
+    if (!readable(l)) return false;
+    e = chunks_[l.head].entries[l.begin++];
+    return true;
+  }
+
+  // Takes all the unread entries of the head chunk (at most kPerChunk), in order, copied to
+  // `out` (the chunk may be reused as soon as it is given back); returns how many, 0 when
+  // the list has none. Like pop(), a chunk at a time.
+  size_t pop_chunk(uint32_t i, Entry* out) {
+    List& l = lists_[i];
+    if (!readable(l)) return 0;
+    const uint32_t end = end_of(l, l.head);
+    const size_t n = end - l.begin;
+    std::copy_n(&chunks_[l.head].entries[l.begin], n, out);
+    l.begin = static_cast<uint8_t>(end);
+    return n;
   }
 
   // Drops every entry (all stale) and gives the list's chunks back.
@@ -161,6 +161,23 @@ class ChunkLists {
   void prefetch(uint32_t c) const {
     for (size_t line = 0; line < sizeof(Chunk); line += 64)
       __builtin_prefetch(reinterpret_cast<const char*>(&chunks_[c]) + line);
+  }
+  // Whether the list has an unread entry at its head position; a fully read chunk is given
+  // back on the way, and the chunk after the new head is prefetched (a chunk of work ahead).
+  bool readable(List& l) {
+    while (l.head != kNil) {
+      if (l.begin < end_of(l, l.head)) return true;
+      if (l.head == l.tail) {  // all read: the tail chunk is reused in place
+        l.begin = l.tail_end = 0;
+        return false;
+      }
+      const uint32_t next = chunks_[l.head].next;
+      release(l.head);
+      l.head = next;
+      l.begin = 0;
+      if (chunks_[next].next != kNil) prefetch(chunks_[next].next);
+    }
+    return false;
   }
   uint32_t end_of(const List& l, uint32_t c) const { return c == l.tail ? l.tail_end : kPerChunk; }
   void release(uint32_t c) {

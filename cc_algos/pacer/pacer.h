@@ -11,7 +11,7 @@
 //    (cached). A cascade reads a bucket front to back and, when no entry of it is stale
 //    (the usual case), moves each entry to the fine slot it carries without reading the
 //    flow's record (list_of() then knows where the flow is); it only prefetches the
-//    records, 32 entries ahead, for the drain and send that follow. A bucket with stale
+//    records, a chunk of entries ahead, for the drain and send that follow. A bucket with stale
 //    entries is re-filed flow by flow from the records. So a packet costs about one cache
 //    miss (its flow's record), overlapped with other work, instead of misses on a random
 //    slot, its chunk and the record in turn (README.md has the measurements);
@@ -118,7 +118,6 @@ class Pacer {
   using Entry = ChunkLists::Entry;
   static constexpr uint16_t kParked = UINT16_MAX;  // Entry::slot of a flow beyond the horizon
   static constexpr size_t kBatch = 16;  // drained entries whose records are fetched together
-  static constexpr size_t kAhead = 32;  // cascaded entries read ahead (records prefetched)
 
   explicit Pacer(const PacerConfig& c);
   void insert(FlowIndex f);
