@@ -14,6 +14,8 @@
 #include <algorithm>
 #include <cassert>
 #include <cstdint>
+#include <cstring>
+#include <utility>
 #include <vector>
 
 #include "cc_algos/pacer/huge_page_allocator.h"
@@ -96,17 +98,17 @@ class ChunkLists {
     return true;
   }
 
-  // Takes all the unread entries of the head chunk (at most kPerChunk), in order, copied to
-  // `out` (the chunk may be reused as soon as it is given back); returns how many, 0 when
-  // the list has none. Like pop(), a chunk at a time.
-  size_t pop_chunk(uint32_t i, Entry* out) {
+  // Takes all the unread entries of the head chunk (at most kPerChunk): copies the chunk's
+  // entries to `out` (the chunk may be reused as soon as it is given back) and returns the
+  // range [first, end) of `out` that was unread, empty when the list has none. The copy is
+  // of the whole chunk, a fixed size, so it compiles to vector moves.
+  std::pair<uint32_t, uint32_t> pop_chunk(uint32_t i, Entry (&out)[kPerChunk]) {
     List& l = lists_[i];
-    if (!readable(l)) return 0;
-    const uint32_t end = end_of(l, l.head);
-    const size_t n = end - l.begin;
-    std::copy_n(&chunks_[l.head].entries[l.begin], n, out);
+    if (!readable(l)) return {0, 0};
+    std::memcpy(out, chunks_[l.head].entries, sizeof(out));
+    const uint32_t first = l.begin, end = end_of(l, l.head);
     l.begin = static_cast<uint8_t>(end);
-    return n;
+    return {first, end};
   }
 
   // Drops every entry (all stale) and gives the list's chunks back.

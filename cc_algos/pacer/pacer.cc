@@ -278,13 +278,15 @@ void Pacer::cascade(uint64_t b) {
 template <class Take>
 void Pacer::read_ahead(uint32_t list, Take&& take) {
   Entry chunk[2][ChunkLists::kPerChunk];
-  size_t n = lists_.pop_chunk(list, chunk[0]);
-  for (size_t k = 0; k < n; ++k) __builtin_prefetch(&flows_[chunk[0][k].flow], 1);
-  for (size_t cur = 0; n > 0; cur ^= 1) {
-    const size_t next = lists_.pop_chunk(list, chunk[cur ^ 1]);
-    for (size_t k = 0; k < next; ++k) __builtin_prefetch(&flows_[chunk[cur ^ 1][k].flow], 1);
-    for (size_t k = 0; k < n; ++k) take(chunk[cur][k]);
-    n = next;
+  auto [first, end] = lists_.pop_chunk(list, chunk[0]);
+  for (uint32_t k = first; k < end; ++k) __builtin_prefetch(&flows_[chunk[0][k].flow], 1);
+  for (size_t cur = 0; first < end; cur ^= 1) {
+    const auto [next_first, next_end] = lists_.pop_chunk(list, chunk[cur ^ 1]);
+    for (uint32_t k = next_first; k < next_end; ++k)
+      __builtin_prefetch(&flows_[chunk[cur ^ 1][k].flow], 1);
+    for (uint32_t k = first; k < end; ++k) take(chunk[cur][k]);
+    first = next_first;
+    end = next_end;
   }
 }
 
