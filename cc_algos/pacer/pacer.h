@@ -97,7 +97,8 @@ class Pacer {
     constexpr uint64_t n = 4 * ChunkLists::kPerChunk;
     return sizeof(Flow) + (ChunkLists::chunks_for(n, 0) * sizeof(ChunkLists::Chunk) + n - 1) / n;
   }
-  // The list headers, bitmaps and bucket bounds, and the pool's one chunk per list.
+  // The list headers, bitmaps, bucket bounds and stale counts, and the pool's one chunk per
+  // list.
   size_t wheel_bytes() const;
   // Times the chunk pool ran dry and stale entries were swept out (a counted event).
   uint64_t compactions() const { return compactions_; }
