@@ -1,5 +1,5 @@
-// FIFO lists of (flow, ticket, slot) entries in 256-byte chunks from one pool sized at creation:
-// the pacer's fine slots and coarse buckets (pacer.h). An entry is stale once its flow's
+// FIFO lists of (flow, ticket, slot) entries in 256-byte chunks from one pool sized at
+// creation: the pacer's fine slots and coarse buckets (pacer.h). An entry is stale once its flow's
 // ticket or state has moved on (the pacer deletes lazily), so filing or removing a flow
 // never touches another flow's record; draining a list reads its chunks in order.
 //
@@ -89,8 +89,7 @@ class ChunkLists {
     return true;
   }
 
-  // Takes the oldest unread entry; false when the list has none. A fully read chunk is
-  // given back, and the chunk after the new head is prefetched (a chunk of work ahead).
+  // Takes the oldest unread entry; false when the list has none (see readable()).
   bool pop(uint32_t i, Entry& e) {
     List& l = lists_[i];
     if (!readable(l)) return false;

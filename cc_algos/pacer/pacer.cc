@@ -71,9 +71,10 @@ void Pacer::insert(FlowIndex f) {
       bucket_min_[b] = std::min(bucket_min_[b], target);
     }
   }
-  fl.list = list & 0xffffff;  // list and state share a word: one store
+  fl.list = list & 0xffffff;
   fl.state = kWaiting;
-  // Only a parked flow's target differs from the slot of its send time.
+  // In a bucket, only a parked flow's target differs from the slot of its send time (a
+  // late flow's target is the cursor, in the fine wheel).
   file(list, Entry{f, fl.ticket, target == slot || list < fine_ ? fine_slot : kParked});
 }
 
@@ -242,8 +243,7 @@ size_t Pacer::drain(uint64_t s, std::span<FlowIndex> out) {
   size_t n = 0;
   for (size_t k = 0; k < m; ++k) {
     Flow& fl = flows_[batch[k].flow];
-    if (fl.state != kWaiting || fl.ticket != batch[k].ticket || fl.next_send_ps >= end_ps)
-      continue;  // blocked, re-filed or rescaled since: skip
+    if (!current(fl, batch[k]) || fl.next_send_ps >= end_ps) continue;  // left since: skip
     leave(i);
     fl.state = kReleased;
     out[n++] = batch[k].flow;

@@ -11,10 +11,10 @@
 //    (cached). A cascade reads a bucket front to back and, when no entry of it is stale
 //    (the usual case), moves each entry to the fine slot it carries without reading the
 //    flow's record (list_of() then knows where the flow is); it only prefetches the
-//    records, a chunk of entries ahead, for the drain and send that follow. A bucket with stale
-//    entries is re-filed flow by flow from the records. So a packet costs about one cache
-//    miss (its flow's record), overlapped with other work, instead of misses on a random
-//    slot, its chunk and the record in turn (README.md has the measurements);
+//    records, a chunk of entries ahead, for the drain and send that follow. A bucket with
+//    stale entries is re-filed flow by flow from the records. So a packet costs about one
+//    cache miss (its flow's record), overlapped with other work, instead of misses on a
+//    random slot, its chunk and the record in turn (README.md has the measurements);
 //  - O(1) work per packet whatever the number of flows: each entry is filed once and
 //    cascaded at most once per filing (a flow parked beyond the horizon is re-filed at each
 //    pass, once per revolution); a bitmap per level finds the next live slot or bucket in
@@ -127,16 +127,22 @@ class Pacer {
   void leave(uint32_t list);
   void compact();
   uint32_t list_of(const Flow& fl) const;
-  // e is its flow's live entry in `list` (a bucket: in_bucket, also while it is cascaded).
-  // With 16-bit tickets, an entry 65536 filings old may pass for live; the list check
-  // confines that to a second entry in the flow's own list, released or moved first.
+  // e is its waiting flow's latest filing, unless it is 65536 filings old (16-bit tickets):
+  // each caller adds a check of where the flow is, which confines that mistake to a second
+  // entry of the flow in the same list, released or moved first.
+  static bool current(const Flow& fl, Entry e) {
+    return fl.state == kWaiting && fl.ticket == e.ticket;
+  }
+  // e is its flow's live entry in `list`: a fine slot (where moved flows are found by
+  // list_of()), or a bucket, also while the bucket is re-filed (when list_of() would place
+  // its unread flows in the fine slots already).
   bool filed_in(Entry e, uint32_t list) const {
     const Flow& fl = flows_[e.flow];
-    return fl.state == kWaiting && fl.ticket == e.ticket && list_of(fl) == list;
+    return current(fl, e) && list_of(fl) == list;
   }
   bool in_bucket(Entry e, uint32_t list) const {
     const Flow& fl = flows_[e.flow];
-    return fl.state == kWaiting && fl.ticket == e.ticket && fl.list == list;
+    return current(fl, e) && fl.list == list;
   }
   uint64_t abs_slot(uint64_t t_ps) const { return t_ps / width_ps_; }
   uint64_t span(uint64_t slot) const { return slot >> fine_log2_; }

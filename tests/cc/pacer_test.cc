@@ -421,7 +421,8 @@ TEST(Pacer, PollsRevolutionsApartReleaseEveryFlowDueAndNoneEarly) {
       const FlowIndex f = static_cast<FlowIndex>(rng.uniform_int(kFlows));
       switch (rng.uniform_int(6)) {
         case 0:
-          p.set_rate(f, rng.uniform_int(10) == 0 ? Rate::bps(0) : Rate::mbps(1 + rng.uniform_int(20'000)),
+          p.set_rate(f, rng.uniform_int(10) == 0 ? Rate::bps(0)
+                                                 : Rate::mbps(1 + rng.uniform_int(20'000)),
                      now);
           break;
         case 1:
@@ -431,7 +432,8 @@ TEST(Pacer, PollsRevolutionsApartReleaseEveryFlowDueAndNoneEarly) {
           std::array<FlowIndex, 4> out;
           const size_t n = p.poll(now, out);
           for (size_t i = 0; i < n; ++i) {
-            ASSERT_LE(p.next_send(out[i]).ps() / kSlotPs * kSlotPs, now.ps()) << "seed " << seed << " step " << step;
+            ASSERT_LE(p.next_send(out[i]).ps() / kSlotPs * kSlotPs, now.ps())
+                << "seed " << seed << " step " << step;
             p.sent(out[i], Bytes(1000), now, rng.uniform_int(3) != 0);
           }
           if (n == out.size()) break;
