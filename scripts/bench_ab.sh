@@ -12,6 +12,13 @@ if [ $# -lt 3 ]; then
 fi
 rounds=$1 filter=$2
 shift 2
+case $rounds in
+  '' | *[!0-9]* | 0) echo "bench_ab: ROUNDS = '$rounds' is invalid: expected a whole number >= 1" >&2
+                     exit 2 ;;
+esac
+for bin in "$@"; do
+  [ -x "$bin" ] || { echo "bench_ab: $bin is not an executable benchmark program" >&2; exit 2; }
+done
 samples=$(mktemp)
 trap 'rm -f "$samples"' EXIT
 for _ in $(seq "$rounds"); do
@@ -22,6 +29,10 @@ for _ in $(seq "$rounds"); do
       >> "$samples"
   done
 done
+if [ ! -s "$samples" ]; then
+  echo "bench_ab: no benchmark of $* matched the filter '$filter'" >&2
+  exit 2
+fi
 /usr/bin/python3 - "$samples" <<'PY'
 import collections, statistics, sys
 runs = collections.defaultdict(list)
