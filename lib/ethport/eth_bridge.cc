@@ -23,16 +23,19 @@ void EthBridge::poll(Time now) {
   if (inbound_ != nullptr) receive(now);
 }
 
-// Held frames go first; only when none are left does the bridge take a new burst from the
-// link (so a full port stops the link, and through it the sending stage).
+// Held frames go first; only when none are left does the bridge take new bursts from the
+// link, as many as have arrived (a catching-up stage starts several bursts' worth in one
+// loop iteration), so a full port stops the link, and through it the sending stage.
 void EthBridge::transmit(Time now) {
   if (held_count_ > 0 && !send_held()) return;
-  const uint32_t n = outbound_->receive(now, held_.data(), kBurst);
-  if (n == 0) return;
-  for (uint32_t i = 0; i < n; ++i) held_len_[i] = held_[i]->pkt_len;
-  held_first_ = 0;
-  held_count_ = static_cast<uint16_t>(n);
-  send_held();
+  while (true) {
+    const uint32_t n = outbound_->receive(now, held_.data(), kBurst);
+    if (n == 0) return;
+    for (uint32_t i = 0; i < n; ++i) held_len_[i] = held_[i]->pkt_len;
+    held_first_ = 0;
+    held_count_ = static_cast<uint16_t>(n);
+    if (!send_held() || n < kBurst) return;
+  }
 }
 
 bool EthBridge::send_held() {

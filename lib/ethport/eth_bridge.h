@@ -3,7 +3,8 @@
 //
 //  - outbound: the local stage sends on `outbound` as on any wire link (the WireLink's
 //    serialization at the link rate is the MAC's pacing); each poll the bridge takes the
-//    frames that have arrived at its end (outbound->receive) and tx-bursts them. Frames
+//    frames that have arrived at its end (outbound->receive) and tx-bursts them, a burst
+//    of up to kBurst at a time until none is left. Frames
 //    the port refuses are HELD here (one burst, a fixed array) and retried next poll, and
 //    the bridge takes nothing more from the link while it holds any. The link's in-flight
 //    ring then fills, WireLink::can_send() turns false (it needs room() > kControlReserve)
@@ -57,6 +58,7 @@ class EthBridge final : public runtime::Stage {
 
   void poll(Time now) override;
   Time next_deadline() const override { return Time::zero(); }
+  bool polled_at_now_only() const override { return true; }  // a PMD's time is the clock's
 
   const BridgeCounters& counters() const { return counters_; }
   uint32_t held() const { return held_count_; }  // frames refused by the port, waiting

@@ -64,6 +64,7 @@ class ControlStage final : public runtime::Stage {
 
   void poll(Time now) override;
   Time next_deadline() const override;
+  bool polled_at_now_only() const override { return true; }
 
   // Requests handled so far (read it from another thread only after the run).
   uint64_t handled() const { return handled_; }

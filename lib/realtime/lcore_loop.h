@@ -6,7 +6,9 @@
 //
 //     d = stage.next_deadline()
 //     if d <= now: record now - max(d, the stage's previous poll time)
-//     stage.poll(now)
+//     if d < now and the stage is modelled: catch up (catch_up.h): poll it at each of its
+//                                           deadlines up to now, bounded
+//     else: stage.poll(now)
 //
 // Work that was already due at the previous poll counts only the gap since then, so a stage
 // that is always due (a DPDK port bridge, next_deadline() = Time::zero()) measures the
@@ -15,7 +17,9 @@
 //
 // Tight by construction: a flat vector of stages, two virtual calls per stage, the clock read
 // once and the stop flag read (relaxed) once per iteration; no allocation, lock, log or file
-// I/O. The RealtimeScheduler builds one LcoreLoop per lcore before the run; benchmarks drive
+// I/O. Lateness is recorded once per stage and iteration, for its oldest due work, before
+// any catch-up: the polls of a burst run that work at its modelled instants, they do not
+// make it less late on the wire. The RealtimeScheduler builds one LcoreLoop per lcore before the run; benchmarks drive
 // iterate() directly.
 #pragma once
 
@@ -25,6 +29,7 @@
 #include <vector>
 
 #include "core/units.h"
+#include "realtime/catch_up.h"
 #include "realtime/lateness_histogram.h"
 #include "realtime/tsc_clock.h"
 #include "runtime/stage.h"
@@ -35,15 +40,23 @@ class alignas(64) LcoreLoop {
  public:
   explicit LcoreLoop(unsigned lcore) : lcore_(lcore) {}
 
-  void add(runtime::Stage& stage) { entries_.push_back(Entry{&stage, Time::zero()}); }
+  void add(runtime::Stage& stage) {
+    entries_.push_back(Entry{&stage, Time::zero(), stage.polled_at_now_only()});
+  }
+  // max_polls <= 1 turns catch-up off (one poll per stage and iteration, at `now`).
+  void set_catch_up(CatchUp c) { catch_up_ = c; }
 
   // One pass over the stages at `now`.
   void iterate(Time now) {
     for (Entry& e : entries_) {
       const Time due = e.stage->next_deadline();
       if (due <= now) lateness_.record(now - std::max(due, e.last_poll));
-      e.stage->poll(now);
-      e.last_poll = now;
+      if (due < now && !e.at_now_only && catch_up_.max_polls > 1) {
+        catch_up(e, due, now);
+      } else {
+        e.stage->poll(now);
+        e.last_poll = now;
+      }
     }
     ++loops_;
   }
@@ -67,7 +80,9 @@ class alignas(64) LcoreLoop {
   unsigned lcore() const { return lcore_; }
   size_t stage_count() const { return entries_.size(); }
   uint64_t loops() const { return loops_; }
-  uint64_t polls() const { return loops_ * entries_.size(); }  // every poll, due or not
+  // Every poll, due or not: one per stage and iteration, plus the catch-up polls beyond it.
+  uint64_t polls() const { return loops_ * entries_.size() + catch_up_counters_.polls; }
+  const CatchUpCounters& catch_up_counters() const { return catch_up_counters_; }
   const LatenessHistogram& lateness() const { return lateness_; }
   Time last_now() const { return last_now_; }  // the last instant polled (0: none)
   // The clock reading that ended run(): above `until` unless the stop flag ended it.
@@ -77,8 +92,44 @@ class alignas(64) LcoreLoop {
   struct Entry {
     runtime::Stage* stage;
     Time last_poll;
+    bool at_now_only;
   };
+
+  // Polls `e` at each of its deadlines from max(due, its last poll) up to `now`, at most
+  // max_polls times (catch_up.h). Work older than the window moves up to now - window.
+  void catch_up(Entry& e, Time due, Time now) {
+    Time t = std::max(due, e.last_poll);
+    const Time oldest = now > catch_up_.window ? now - catch_up_.window : Time::zero();
+    if (t < oldest) {
+      ++catch_up_counters_.window_overruns;
+      catch_up_counters_.skipped += oldest - t;
+      t = oldest;
+    }
+    uint32_t n = 0;
+    uint32_t at_instant = 0;  // polls at t so far
+    while (true) {
+      e.stage->poll(t);
+      e.last_poll = t;
+      ++at_instant;
+      if (++n == catch_up_.max_polls || t == now) break;
+      const Time next = std::max(e.stage->next_deadline(), t);
+      if (next > now) break;
+      if (next > t) {
+        t = next;
+        at_instant = 0;
+      } else if (at_instant == kMaxPollsPerInstant) {
+        t = now;  // still due at t: blocked (a full port), not catching up
+      }
+    }
+    catch_up_counters_.polls += n - 1;  // the first is the iteration's own poll
+    if (n == catch_up_.max_polls && t < now && e.stage->next_deadline() <= now) {
+      ++catch_up_counters_.burst_limited;
+    }
+  }
+
   std::vector<Entry> entries_;
+  CatchUp catch_up_;
+  CatchUpCounters catch_up_counters_;
   LatenessHistogram lateness_;
   uint64_t loops_ = 0;
   Time last_now_ = Time::zero();

@@ -41,7 +41,9 @@ std::vector<std::unique_ptr<LcoreLoop>> build_loops(
 RealtimeStats collect(const std::vector<std::unique_ptr<LcoreLoop>>& loops, Time until) {
   RealtimeStats s;
   for (const auto& l : loops) {
-    s.lcores.push_back(LcoreStats{l->lcore(), l->loops(), l->polls(), l->lateness(), l->stalled()});
+    s.lcores.push_back(LcoreStats{l->lcore(), l->loops(), l->polls(), l->lateness(), l->stalled(),
+                                  l->catch_up_counters()});
+    s.catch_up_counters.merge(l->catch_up_counters());
     s.polls += l->polls();
     s.simulated = std::max(s.simulated, l->last_now());
     s.stopped_early = s.stopped_early || l->ended_at() <= until;
@@ -100,7 +102,10 @@ Expected<RealtimeStats> RealtimeScheduler::run(TscClock& clock, Time until,
   std::vector<std::pair<runtime::Stage*, unsigned>> placed;
   for (const Placement& p : placements_) placed.emplace_back(p.stage, p.lcore);
   const std::vector<std::unique_ptr<LcoreLoop>> loops = build_loops(placed);
-  for (const auto& loop : loops) loop->set_stall_threshold(stall_threshold_);
+  for (const auto& loop : loops) {
+    loop->set_stall_threshold(stall_threshold_);
+    loop->set_catch_up(catch_up_);
+  }
 
   StartLine start(loops.size());
   LcoreLoop* main_loop = nullptr;
@@ -132,6 +137,7 @@ Expected<RealtimeStats> RealtimeScheduler::run(TscClock& clock, Time until,
   RealtimeStats stats = collect(loops, until);
   stats.wall_seconds = wall.count();
   stats.control_calls = control_thread.calls();
+  stats.catch_up = catch_up_;
   LatenessHistogram merged;
   for (const LcoreStats& l : stats.lcores) merged.merge(l.lateness);
   stats.lateness = make_report(merged, lateness_budget, std::move(budget_reason));
@@ -154,6 +160,27 @@ void RealtimeScheduler::check_stalls(RealtimeStats& stats) const {
   }
 }
 
+namespace {
+
+nlohmann::ordered_json counters_json(const CatchUpCounters& c) {
+  return {{"polls", c.polls},
+          {"window_overruns", c.window_overruns},
+          {"skipped_ns", static_cast<double>(c.skipped.ps()) / 1e3},
+          {"burst_limited", c.burst_limited}};
+}
+
+// One sentence when the loops needed more than the bounds gave them, else null.
+nlohmann::ordered_json catch_up_note(const CatchUp& b, const CatchUpCounters& c) {
+  if (c.window_overruns == 0 && c.burst_limited == 0) return nullptr;
+  return fmt::format(
+      "the loops fell behind the clock by more than the {} catch-up window {} times (the model "
+      "skipped {} in all) and ended {} bursts at {} polls with work still due",
+      format_span(b.window), c.window_overruns, format_span(c.skipped), c.burst_limited,
+      b.max_polls);
+}
+
+}  // namespace
+
 nlohmann::ordered_json RealtimeStats::to_json() const {
   nlohmann::ordered_json j;
   j["simulated_ns"] = static_cast<double>(simulated.ps()) / 1e3;
@@ -162,6 +189,12 @@ nlohmann::ordered_json RealtimeStats::to_json() const {
   j["stopped_early"] = stopped_early;
   j["control_calls"] = control_calls;
   j["lateness"] = lateness.to_json();
+  nlohmann::ordered_json cu = {{"window_ns", static_cast<double>(catch_up.window.ps()) / 1e3},
+                               {"max_polls", catch_up.max_polls}};
+  cu.update(counters_json(catch_up_counters));
+  cu["exceeded"] = catch_up_counters.window_overruns > 0 || catch_up_counters.burst_limited > 0;
+  cu["note"] = catch_up_note(catch_up, catch_up_counters);
+  j["catch_up"] = std::move(cu);
   nlohmann::ordered_json per_lcore = nlohmann::ordered_json::array();
   for (const LcoreStats& l : lcores) {
     per_lcore.push_back({{"lcore", l.lcore},
@@ -170,7 +203,8 @@ nlohmann::ordered_json RealtimeStats::to_json() const {
                          {"due_polls", l.lateness.count()},
                          {"lateness_p99_ns", static_cast<double>(l.lateness.quantile(0.99).ps()) / 1e3},
                          {"lateness_max_ns", static_cast<double>(l.lateness.max().ps()) / 1e3},
-                         {"stalled_ns", static_cast<double>(l.stalled.ps()) / 1e3}});
+                         {"stalled_ns", static_cast<double>(l.stalled.ps()) / 1e3},
+                         {"catch_up", counters_json(l.catch_up)}});
   }
   j["lcores"] = per_lcore;
   return j;

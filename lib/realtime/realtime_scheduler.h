@@ -29,6 +29,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
+#include "realtime/catch_up.h"
 #include "realtime/lateness.h"
 #include "realtime/lateness_histogram.h"
 #include "realtime/tsc_clock.h"
@@ -42,6 +43,7 @@ struct LcoreStats {
   uint64_t polls = 0;  // stage polls, due or not (loops x stages)
   LatenessHistogram lateness;  // polls with due work only
   Time stalled;        // total of the loop gaps longer than the stall threshold
+  CatchUpCounters catch_up;  // lcore_loop.h, catch_up.h
 };
 
 struct RealtimeStats {
@@ -52,11 +54,15 @@ struct RealtimeStats {
   LatenessReport lateness;    // merged over lcores
   bool stopped_early = false;  // request_stop() ended the loops before `until`
   uint64_t control_calls = 0;  // how many times `control` ran
+  CatchUp catch_up;            // the bounds the loops ran with
+  CatchUpCounters catch_up_counters;  // merged over lcores
 
   double polls_per_second() const { return wall_seconds > 0 ? polls / wall_seconds : 0; }
   // {"simulated_ns", "wall_seconds", "polls", "stopped_early", "control_calls",
-  //  "lateness": LatenessReport::to_json(), "lcores": [{"lcore", "loops", "polls",
-  //  "due_polls", "lateness_p99_ns", "lateness_max_ns"}]}
+  //  "lateness": LatenessReport::to_json(), "catch_up": {"window_ns", "max_polls",
+  //  "polls", "window_overruns", "skipped_ns", "burst_limited", "exceeded", "note"},
+  //  "lcores": [{"lcore", "loops", "polls", "due_polls", "lateness_p99_ns",
+  //  "lateness_max_ns", "stalled_ns", "catch_up": {...}}]}
   nlohmann::ordered_json to_json() const;
 };
 
@@ -89,6 +95,9 @@ class RealtimeScheduler {
     max_stalled_fraction_ = max_fraction;
   }
 
+  // Catch-up bounds of every loop (catch_up.h); the default when never called.
+  void set_catch_up(CatchUp c) { catch_up_ = c; }
+
   size_t stage_count() const { return placements_.size(); }
 
  private:
@@ -103,6 +112,7 @@ class RealtimeScheduler {
   std::atomic<bool> stop_{false};
   Time stall_threshold_ = Time::never();
   double max_stalled_fraction_ = 1.0;
+  CatchUp catch_up_;
 };
 
 }  // namespace rtb::realtime

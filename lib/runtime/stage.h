@@ -31,6 +31,14 @@ class Stage {
   virtual void poll(Time now) = 0;
   virtual Time next_deadline() const = 0;
 
+  // Realtime only (lib/realtime, "Catch-up"): a stage of the modelled network (a host, a
+  // switch, the sampler) may be polled at instants before the clock's `now`, so that work
+  // which fell due during one loop iteration runs at its own modelled time: frames start
+  // back to back on the wire and leave the lcore in bursts. A stage that moves frames at
+  // the clock's time (a DPDK port bridge, a control stage) returns true and is polled at
+  // `now` only. The virtual scheduler ignores it.
+  virtual bool polled_at_now_only() const { return false; }
+
   std::string_view name() const { return name_; }
   StageId id() const { return id_; }
   // Set once by the scheduler that runs the stage; ids order same-instant events.

@@ -176,6 +176,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     if (!commands) return Error{commands.error().message};
     realtime::RealtimeScheduler scheduler;
     scheduler.set_stall_rule(stall_threshold(s), kMaxStalledFraction);
+    scheduler.set_catch_up({.window = s.realtime.catch_up, .max_polls = s.realtime.burst});
     for (const Placed& p : t.placements()) scheduler.add(*p.stage, p.lcore);
     // The sampler beside the first switch (it reads the queues most often).
     scheduler.add(sampler, s.topology.switches.empty() ? s.realtime.lcores.front()

@@ -27,6 +27,8 @@ class ProbeStage : public runtime::Stage {
     after_poll(now);
   }
   Time next_deadline() const override { return deadline_; }
+  // A probe of the loop at the clock's `now` (catch_up_test.cc tests the modelled stages).
+  bool polled_at_now_only() const override { return true; }
 
   uint64_t polls = 0;
   uint64_t went_backwards = 0;
