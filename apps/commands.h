@@ -12,5 +12,6 @@ using Command = std::function<int()>;
 
 Command add_run_command(CLI::App& app, int argc, char** argv);
 Command add_frames_command(CLI::App& app);
+Command add_bench_command(CLI::App& app);
 
 }  // namespace rtb::apps

@@ -8,7 +8,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   const rtb::apps::Command run = rtb::apps::add_run_command(app, argc, argv);
   const rtb::apps::Command frames = rtb::apps::add_frames_command(app);
+  const rtb::apps::Command bench = rtb::apps::add_bench_command(app);
   CLI11_PARSE(app, argc, argv);
   if (app.got_subcommand("run")) return run();
+  if (app.got_subcommand("bench")) return bench();
   return frames();
 }

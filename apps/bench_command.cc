@@ -1,0 +1,144 @@
+// rocetb bench MODE [options] [--json]
+//
+// The software itself at speed (lib/bench/README.md): `tx` host TX stages into net_null,
+// `sim` the virtual-time speed of a scenario. Each mode prints a table, or with --json one
+// JSON object, and fails (exit 1) when a pool did not get every mbuf back.
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "apps/commands.h"
+#include "bench/bench_eal.h"
+#include "bench/sim_bench.h"
+#include "bench/tx_bench.h"
+#include "cc_algos/registry.h"
+#include "core/units_parse.h"
+#include "runtime/pool/eal.h"
+
+namespace rtb::apps {
+namespace {
+
+struct BenchArgs {
+  bool json = false;
+  std::string duration = "1s";
+  std::string rate = "400Gbps";
+  std::string catch_up = "5us";
+  std::string lcores = "0";
+  bench::TxOptions tx;
+  bench::SimOptions sim;
+};
+
+int print(const Expected<bench::BenchReport>& r, bool json) {
+  if (!r) {
+    std::fprintf(stderr, "rocetb bench: %s\n", r.error().message.c_str());
+    return 1;
+  }
+  if (json) {
+    std::cout << r->to_json().dump(2) << "\n";
+  } else {
+    std::cout << r->table();
+  }
+  return 0;
+}
+
+// "0,1" or "0-3" or "1": the lcores, in order.
+Expected<std::vector<unsigned>> parse_lcores(const std::string& text) {
+  std::vector<unsigned> out;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t end = text.find(',', i);
+    if (end == std::string::npos) end = text.size();
+    const std::string part = text.substr(i, end - i);
+    unsigned a = 0, b = 0;
+    char dash = 0;
+    const int n = std::sscanf(part.c_str(), "%u%c%u", &a, &dash, &b);
+    if (n == 1) {
+      out.push_back(a);
+    } else if (n == 3 && dash == '-' && a <= b && b - a < 1024) {
+      for (unsigned l = a; l <= b; ++l) out.push_back(l);
+    } else {
+      return Error{fmt::format("--lcores \"{}\": expected lcore numbers such as 0,1 or 0-3", text)};
+    }
+    i = end + 1;
+  }
+  if (out.empty()) return Error{"--lcores is empty: expected lcore numbers such as 0,1 or 0-3"};
+  return out;
+}
+
+int run_tx(BenchArgs& a) {
+  auto duration = parse_time(a.duration);
+  if (!duration) return print(Error{"--seconds: " + duration.error().message}, false);
+  auto rate = parse_rate(a.rate);
+  if (!rate) return print(Error{"--rate: " + rate.error().message}, false);
+  auto catch_up = parse_time(a.catch_up);
+  if (!catch_up) return print(Error{"--catch-up: " + catch_up.error().message}, false);
+  auto lcores = parse_lcores(a.lcores);
+  if (!lcores) return print(Error{lcores.error().message}, false);
+  a.tx.duration = duration.value();
+  a.tx.rate = rate.value();
+  a.tx.catch_up = catch_up.value();
+  a.tx.lcores = lcores.value();
+  if (Status s = bench::check_tx(a.tx); !s) return print(Error{s.message()}, false);
+  if (Status s = bench::start_bench_eal("rocetb-bench", a.tx.lcores, bench::tx_pool_bytes(a.tx)); !s) {
+    return print(Error{s.message()}, false);
+  }
+  cc::Registry registry = cc::Registry::with_builtins();
+  const int rc = print(bench::run_tx(a.tx, registry), a.json);
+  (void)runtime::stop_eal();
+  return rc;
+}
+
+int run_sim(BenchArgs& a) {
+  cc::Registry registry = cc::Registry::with_builtins();
+  const int rc = print(bench::run_sim(a.sim, registry), a.json);
+  (void)runtime::stop_eal();
+  return rc;
+}
+
+void add_tx(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
+  CLI::App* tx = bench.add_subcommand("tx", "host TX stages into net_null: frames/s, Gb/s, ns/frame");
+  tx->add_option("--qps", a->tx.qps, "queue pairs over all hosts (1 .. 10^7)")->capture_default_str();
+  tx->add_option("--payload", a->tx.payload, "RoCE path MTU: payload bytes per frame (256 .. 4096)")
+      ->capture_default_str();
+  tx->add_option("--cc", a->tx.cc, "algorithm name or plug-in .so path")->capture_default_str();
+  tx->add_option("--burst", a->tx.burst, "catch-up polls per loop iteration (1: one frame per poll)")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  tx->add_option("--catch-up", a->catch_up, "how far behind the clock a host may run")->capture_default_str();
+  tx->add_option("--lcores", a->lcores, "lcores, one host each (QPs split evenly): 0 or 0,1")->capture_default_str();
+  tx->add_option("--seconds", a->duration, "how long to run (a time: 1s, 200ms)")->capture_default_str();
+  tx->add_option("--rate", a->rate, "each host's wire rate")->capture_default_str();
+  tx->add_flag("--json", a->json, "print one JSON object instead of the table");
+}
+
+void add_sim(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
+  CLI::App* sim = bench.add_subcommand("sim", "virtual-time speed of a scenario: frame-hops per wall second");
+  sim->add_option("scenario", a->sim.scenario, "scenario file (TOML)")->required()->check(CLI::ExistingFile);
+  sim->add_option("--set", a->sim.overrides, "override any key, as rocetb run --set")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  sim->add_option("--repeat", a->sim.repeat, "runs (the fastest and the median are reported)")
+      ->check(CLI::Range(1u, 1000u))
+      ->capture_default_str();
+  sim->add_flag("--json", a->json, "print one JSON object instead of the table");
+}
+
+}  // namespace
+
+Command add_bench_command(CLI::App& app) {
+  auto args = std::make_shared<BenchArgs>();
+  CLI::App* bench = app.add_subcommand("bench", "measure rocetb itself: tx, sim");
+  bench->require_subcommand(1);
+  add_tx(*bench, args);
+  add_sim(*bench, args);
+  return [args, bench] {
+    if (bench->got_subcommand("tx")) return run_tx(*args);
+    return run_sim(*args);
+  };
+}
+
+}  // namespace rtb::apps

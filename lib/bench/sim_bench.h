@@ -1,0 +1,24 @@
+// `rocetb bench sim SCENARIO`: the virtual-time speed of a scenario, run `repeat` times
+// in this process: frame-hops per wall second (a frame crossing one link is one hop),
+// wall seconds per simulated second, and stage polls per frame-hop. The scenario runs
+// exactly as `rocetb run` runs it (run.clock must be "virtual"); only speed is reported.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bench/report.h"
+#include "cc_algos/registry.h"
+#include "core/error.h"
+
+namespace rtb::bench {
+
+struct SimOptions {
+  std::string scenario;               // a scenario file
+  std::vector<std::string> overrides;  // --set KEY=VALUE
+  uint32_t repeat = 3;                // runs; the figures are the fastest run's, with the median
+};
+
+Expected<BenchReport> run_sim(const SimOptions& o, cc::Registry& registry);
+
+}  // namespace rtb::bench

@@ -1,0 +1,136 @@
+#include "bench/tx_bench.h"
+
+#include <rte_mbuf.h>
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <memory>
+
+#include "cc_algos/controller.h"
+#include "ethport/eth_bridge.h"
+#include "ethport/eth_port.h"
+#include "host/host.h"
+#include "realtime/realtime_scheduler.h"
+#include "realtime/tsc_clock.h"
+#include "runtime/pool/mbuf_pool_set.h"
+#include "runtime/wire_link.h"
+#include "bench/bench_eal.h"
+#include "bench/tx_rig.h"
+#include "wire/payload_pattern.h"
+
+namespace rtb::bench {
+namespace {
+
+// A loop gap longer than this is time the lcore was taken away (another process, the
+// kernel), not a slow iteration; the run is invalid when they add up to over 1%.
+constexpr Time kStallThreshold = Time::us(10);
+constexpr double kMaxStalledFraction = 0.01;
+
+uint32_t qps_of(const TxOptions& o, size_t host) {
+  const auto n = static_cast<uint32_t>(o.lcores.size());
+  return o.qps / n + (host < o.qps % n ? 1 : 0);
+}
+
+TxRigSpec rig_spec(const TxOptions& o, size_t host, uint32_t run) {
+  TxRigSpec r;
+  r.name = fmt::format("host{}", host);
+  r.device = fmt::format("net_null_tx{}_{}", run, host);
+  r.pools = fmt::format("tx{}_{}", run, host);
+  r.qps = qps_of(o, host);
+  r.first_qpn = 0x100 + static_cast<uint32_t>(host) * (o.qps + 1);
+  r.payload = o.payload;
+  r.rate = o.rate;
+  r.duration = o.duration;
+  return r;
+}
+
+nlohmann::ordered_json config_json(const TxOptions& o) {
+  return {{"qps", o.qps}, {"payload_bytes", o.payload}, {"cc", o.cc}, {"burst", o.burst},
+          {"catch_up_ns", o.catch_up.ps() / 1000}, {"lcores", o.lcores},
+          {"seconds", o.duration.s_f()}, {"rate_gbps", o.rate.bps() / 1e9}};
+}
+
+void add_figures(BenchReport& r, const TxOptions& o, const std::vector<std::unique_ptr<TxRig>>& rigs,
+                 const realtime::RealtimeStats& st, uint64_t rss_growth) {
+  uint64_t frames = 0, bytes = 0;
+  nlohmann::ordered_json hosts = nlohmann::ordered_json::array();
+  for (const auto& rig : rigs) {
+    const ethport::BridgeCounters& b = rig->bridge().counters();
+    frames += b.tx_frames;
+    bytes += b.tx_bytes;
+    hosts.push_back(rig->to_json(st.wall_seconds));
+  }
+  const double wall = st.wall_seconds;
+  const double fps = wall > 0 ? static_cast<double>(frames) / wall : 0;
+  r.add("frames_per_s", fps, "frames/s");
+  // Time the lcores ran: wall time less their stalls (gaps over kStallThreshold), averaged.
+  double ran = 0;
+  for (const realtime::LcoreStats& l : st.lcores) ran += wall - l.stalled.s_f();
+  ran /= static_cast<double>(st.lcores.size());
+  r.add("frames_per_running_s", ran > 0 ? static_cast<double>(frames) / ran : 0,
+        "frames/s while the lcores ran (wall less stalls over 10 us)");
+  r.add("gbps", wall > 0 ? static_cast<double>(bytes) * 8 / wall / 1e9 : 0, "Gb/s (frames without FCS)");
+  r.add("ns_per_frame", frames ? wall * 1e9 * static_cast<double>(o.lcores.size()) / static_cast<double>(frames) : 0,
+        "ns of one lcore per frame");
+  r.add("frame_bytes", frames ? static_cast<double>(bytes) / static_cast<double>(frames) : 0, "B (without FCS)");
+  r.add("frames", static_cast<double>(frames), "frames");
+  r.add("memory_per_qp_bytes", static_cast<double>(rss_growth) / o.qps, "B (resident growth / QPs)");
+  r.details["hosts"] = std::move(hosts);
+  r.details["realtime"] = st.to_json();
+}
+
+}  // namespace
+
+Status check_tx(const TxOptions& o) {
+  if (o.qps == 0 || o.qps > 10'000'000) return Error{fmt::format("--qps {}: expected 1 .. 10^7", o.qps)};
+  if (o.qps < o.lcores.size()) {
+    return Error{fmt::format("--qps {}: expected at least one QP per lcore ({} lcores)", o.qps, o.lcores.size())};
+  }
+  for (size_t h = 0; h < o.lcores.size(); ++h) {
+    if (Status s = check_rig(rig_spec(o, h, 0)); !s) return s;
+  }
+  return {};
+}
+
+uint64_t tx_pool_bytes(const TxOptions& o) {
+  return o.lcores.size() * rig_pool_sizes(o.payload).memory_bytes();
+}
+
+Expected<BenchReport> run_tx(const TxOptions& o, cc::Registry& registry) {
+  static uint32_t runs = 0;  // device and pool names are unique in the process
+  const uint32_t run = runs++;
+  if (Status s = check_tx(o); !s) return Error{s.message()};
+  auto algorithm = registry.resolve(o.cc);
+  if (!algorithm) return Error{"--cc: " + algorithm.error().message};
+  auto cc = cc::configure(algorithm.value(), {});
+  if (!cc) return Error{"--cc: " + cc.error().message};
+
+  BenchReport report;
+  report.mode = "tx";
+  report.config = config_json(o);
+  const uint64_t rss_before = resident_bytes();
+  std::vector<std::unique_ptr<TxRig>> rigs;
+  for (size_t h = 0; h < o.lcores.size(); ++h) {
+    auto rig = TxRig::create(rig_spec(o, h, run), cc.value());
+    if (!rig) return Error{rig.error().message};
+    rigs.push_back(std::move(rig).value());
+  }
+  realtime::TscClock clock = realtime::TscClock::calibrate();
+  realtime::RealtimeScheduler scheduler;
+  for (size_t h = 0; h < rigs.size(); ++h) rigs[h]->place(scheduler, o.lcores[h]);
+  scheduler.set_stall_rule(kStallThreshold, kMaxStalledFraction);
+  scheduler.set_catch_up({.window = o.catch_up, .max_polls = o.burst});
+  auto st = scheduler.run(clock, o.duration, Time::never(), "");
+  if (!st) return Error{st.error().message};
+  const uint64_t rss_after = resident_bytes();
+  add_figures(report, o, rigs, st.value(), rss_after > rss_before ? rss_after - rss_before : 0);
+  report.valid = st->lateness.valid;
+  report.reason = st->lateness.reason;
+  for (auto& rig : rigs) {
+    if (Status s = rig->finish(); !s) return Error{s.message()};
+  }
+  return report;
+}
+
+}  // namespace rtb::bench

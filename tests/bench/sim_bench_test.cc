@@ -1,0 +1,48 @@
+// `rocetb bench sim` on a short scenario: speed figures consistent with the run itself.
+#include "bench/sim_bench.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace rtb::bench {
+namespace {
+
+std::string scenario(const char* name) {
+  const char* root = std::getenv("ROCETB_SOURCE_ROOT");
+  return std::string(root ? root : ".") + "/scenarios/" + name;
+}
+
+TEST(SimBench, ReportsFrameHopsPerWallSecondOfAScenario) {
+  cc::Registry registry = cc::Registry::with_builtins();
+  SimOptions o;
+  o.scenario = scenario("default.toml");
+  o.overrides = {"run.duration=\"500us\"", "run.warmup=\"0s\""};
+  o.repeat = 2;
+  auto r = run_sim(o, registry);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_GT(r->figure("frame_hops"), 1'000);
+  EXPECT_DOUBLE_EQ(r->figure("simulated_seconds"), 500e-6);
+  EXPECT_NEAR(r->figure("frame_hops_per_s"), r->figure("frame_hops") / r->figure("wall_seconds"),
+              1e-6 * r->figure("frame_hops_per_s"));
+  EXPECT_GE(r->figure("frame_hops_per_s"), r->figure("frame_hops_per_s_median"));
+  EXPECT_GT(r->figure("polls_per_frame_hop"), 0.5);
+  EXPECT_EQ(r->details["wall_seconds_sorted"].size(), 2u);
+}
+
+TEST(SimBench, RefusesARealtimeScenarioAndABadFile) {
+  cc::Registry registry = cc::Registry::with_builtins();
+  SimOptions o;
+  o.scenario = scenario("default.toml");
+  o.overrides = {"run.clock=\"realtime\""};
+  auto r = run_sim(o, registry);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("virtual"), std::string::npos) << r.error().message;
+  o.scenario = scenario("no_such_file.toml");
+  o.overrides = {};
+  EXPECT_FALSE(run_sim(o, registry).ok());
+}
+
+}  // namespace
+}  // namespace rtb::bench
