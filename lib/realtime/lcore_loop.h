@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <ctime>
 #include <vector>
 
 #include "core/units.h"
@@ -65,6 +66,7 @@ class alignas(64) LcoreLoop {
   // iterations longer than the stall threshold is time the lcore did not run (preempted,
   // interrupted): it is added to stalled(), the whole gap.
   void run(const TscClock& clock, Time until, const std::atomic<bool>& stop) {
+    const double cpu_start = thread_cpu_seconds();
     Time now = clock.now();
     while (now <= until && !stop.load(std::memory_order_relaxed)) {
       iterate(now);
@@ -73,7 +75,11 @@ class alignas(64) LcoreLoop {
       if (now - last_now_ > stall_threshold_) stalled_ += now - last_now_;
     }
     ended_at_ = now;
+    cpu_seconds_ = thread_cpu_seconds() - cpu_start;
   }
+  // CPU time the lcore's thread got during run() (CLOCK_THREAD_CPUTIME_ID): on a shared
+  // machine, what the loop really ran for.
+  double cpu_seconds() const { return cpu_seconds_; }
   void set_stall_threshold(Time t) { stall_threshold_ = t; }
   Time stalled() const { return stalled_; }
 
@@ -134,6 +140,13 @@ class alignas(64) LcoreLoop {
   uint64_t loops_ = 0;
   Time last_now_ = Time::zero();
   Time ended_at_ = Time::zero();
+  static double thread_cpu_seconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+  }
+
+  double cpu_seconds_ = 0;
   Time stall_threshold_ = Time::never();
   Time stalled_ = Time::zero();
   unsigned lcore_;

@@ -42,7 +42,7 @@ RealtimeStats collect(const std::vector<std::unique_ptr<LcoreLoop>>& loops, Time
   RealtimeStats s;
   for (const auto& l : loops) {
     s.lcores.push_back(LcoreStats{l->lcore(), l->loops(), l->polls(), l->lateness(), l->stalled(),
-                                  l->catch_up_counters()});
+                                  l->catch_up_counters(), l->cpu_seconds()});
     s.catch_up_counters.merge(l->catch_up_counters());
     s.polls += l->polls();
     s.simulated = std::max(s.simulated, l->last_now());
@@ -204,6 +204,7 @@ nlohmann::ordered_json RealtimeStats::to_json() const {
                          {"lateness_p99_ns", static_cast<double>(l.lateness.quantile(0.99).ps()) / 1e3},
                          {"lateness_max_ns", static_cast<double>(l.lateness.max().ps()) / 1e3},
                          {"stalled_ns", static_cast<double>(l.stalled.ps()) / 1e3},
+                         {"cpu_seconds", l.cpu_seconds},
                          {"catch_up", counters_json(l.catch_up)}});
   }
   j["lcores"] = per_lcore;

@@ -44,6 +44,7 @@ struct LcoreStats {
   LatenessHistogram lateness;  // polls with due work only
   Time stalled;        // total of the loop gaps longer than the stall threshold
   CatchUpCounters catch_up;  // lcore_loop.h, catch_up.h
+  double cpu_seconds = 0;    // CPU time the lcore's thread got
 };
 
 struct RealtimeStats {
@@ -62,7 +63,7 @@ struct RealtimeStats {
   //  "lateness": LatenessReport::to_json(), "catch_up": {"window_ns", "max_polls",
   //  "polls", "window_overruns", "skipped_ns", "burst_limited", "exceeded", "note"},
   //  "lcores": [{"lcore", "loops", "polls", "due_polls", "lateness_p99_ns",
-  //  "lateness_max_ns", "stalled_ns", "catch_up": {...}}]}
+  //  "lateness_max_ns", "stalled_ns", "cpu_seconds", "catch_up": {...}}]}
   nlohmann::ordered_json to_json() const;
 };
 
