@@ -1,7 +1,7 @@
 // rocetb bench MODE [options] [--json]
 //
 // The software itself at speed (lib/bench/README.md): `tx` host TX stages into net_null,
-// `sim` the virtual-time speed of a scenario. Each mode prints a table, or with --json one
+// `loop` a scenario's closed loop in realtime, `sim` the virtual-time speed of a scenario. Each mode prints a table, or with --json one
 // JSON object, and fails (exit 1) when a pool did not get every mbuf back.
 #include <fmt/format.h>
 
@@ -13,6 +13,7 @@
 
 #include "apps/commands.h"
 #include "bench/bench_eal.h"
+#include "bench/loop_bench.h"
 #include "bench/sim_bench.h"
 #include "bench/tx_bench.h"
 #include "cc_algos/registry.h"
@@ -30,6 +31,7 @@ struct BenchArgs {
   std::string lcores = "0";
   bench::TxOptions tx;
   bench::SimOptions sim;
+  bench::LoopOptions loop;
 };
 
 int print(const Expected<bench::BenchReport>& r, bool json) {
@@ -99,6 +101,43 @@ int run_sim(BenchArgs& a) {
   return rc;
 }
 
+int run_loop(BenchArgs& a) {
+  auto duration = parse_time(a.duration);
+  if (!duration) return print(Error{"--seconds: " + duration.error().message}, false);
+  auto catch_up = parse_time(a.catch_up);
+  if (!catch_up) return print(Error{"--catch-up: " + catch_up.error().message}, false);
+  auto lcores = parse_lcores(a.lcores);
+  if (!lcores) return print(Error{lcores.error().message}, false);
+  a.loop.duration = duration.value();
+  a.loop.catch_up = catch_up.value();
+  a.loop.lcores = lcores.value();
+  cc::Registry registry = cc::Registry::with_builtins();
+  const int rc = print(bench::run_loop(a.loop, registry), a.json);
+  (void)runtime::stop_eal();
+  return rc;
+}
+
+void add_loop(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
+  CLI::App* loop = bench.add_subcommand(
+      "loop", "a scenario's closed loop in realtime over in-process rings: goodput and validity");
+  loop->add_option("scenario", a->loop.scenario, "scenario file (TOML), e.g. scenarios/default.toml")
+      ->required()
+      ->check(CLI::ExistingFile);
+  loop->add_option("--lcores", a->lcores, "lcores: hosts on the first, switches on the others")->capture_default_str();
+  loop->add_option("--seconds", a->duration, "scenario time to run (10ms)")->capture_default_str();
+  loop->add_option("--dilation", a->loop.dilation, "run the scenario this many times slower than the clock")
+      ->check(CLI::Range(1u, 1'000'000u))
+      ->capture_default_str();
+  loop->add_option("--burst", a->loop.burst, "catch-up polls per loop iteration")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  loop->add_option("--catch-up", a->catch_up, "how far behind the clock a stage may run")->capture_default_str();
+  loop->add_option("--set", a->loop.overrides, "override any key, as rocetb run --set")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  loop->add_flag("--json", a->json, "print one JSON object instead of the table");
+}
+
 void add_tx(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
   CLI::App* tx = bench.add_subcommand("tx", "host TX stages into net_null: frames/s, Gb/s, ns/frame");
   tx->add_option("--qps", a->tx.qps, "queue pairs over all hosts (1 .. 10^7)")->capture_default_str();
@@ -131,12 +170,14 @@ void add_sim(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
 
 Command add_bench_command(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
-  CLI::App* bench = app.add_subcommand("bench", "measure rocetb itself: tx, sim");
+  CLI::App* bench = app.add_subcommand("bench", "measure rocetb itself: tx, loop, sim");
   bench->require_subcommand(1);
   add_tx(*bench, args);
+  add_loop(*bench, args);
   add_sim(*bench, args);
   return [args, bench] {
     if (bench->got_subcommand("tx")) return run_tx(*args);
+    if (bench->got_subcommand("loop")) return run_loop(*args);
     return run_sim(*args);
   };
 }
