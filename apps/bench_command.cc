@@ -15,6 +15,7 @@
 #include "bench/bench_eal.h"
 #include "bench/loop_bench.h"
 #include "bench/sim_bench.h"
+#include "bench/switch_bench.h"
 #include "bench/tx_bench.h"
 #include "cc_algos/registry.h"
 #include "core/units_parse.h"
@@ -32,6 +33,7 @@ struct BenchArgs {
   bench::TxOptions tx;
   bench::SimOptions sim;
   bench::LoopOptions loop;
+  bench::SwitchOptions sw;
 };
 
 int print(const Expected<bench::BenchReport>& r, bool json) {
@@ -138,6 +140,44 @@ void add_loop(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
   loop->add_flag("--json", a->json, "print one JSON object instead of the table");
 }
 
+int run_switch(BenchArgs& a) {
+  auto duration = parse_time(a.duration);
+  if (!duration) return print(Error{"--seconds: " + duration.error().message}, false);
+  auto rate = parse_rate(a.rate);
+  if (!rate) return print(Error{"--rate: " + rate.error().message}, false);
+  auto catch_up = parse_time(a.catch_up);
+  if (!catch_up) return print(Error{"--catch-up: " + catch_up.error().message}, false);
+  auto lcores = parse_lcores(a.lcores);
+  if (!lcores) return print(Error{lcores.error().message}, false);
+  if (lcores->size() != 1) return print(Error{"--lcores: bench switch runs on one lcore"}, false);
+  a.sw.duration = duration.value();
+  a.sw.rate = rate.value();
+  a.sw.catch_up = catch_up.value();
+  a.sw.lcore = lcores->front();
+  if (Status s = bench::start_bench_eal("rocetb-bench", lcores.value(), bench::switch_pool_bytes(a.sw)); !s) {
+    return print(Error{s.message()}, false);
+  }
+  const int rc = print(bench::run_switch(a.sw), a.json);
+  (void)runtime::stop_eal();
+  return rc;
+}
+
+void add_switch(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
+  CLI::App* sw = bench.add_subcommand(
+      "switch", "frames from a preloaded net_pcap source through one switch stage into net_null");
+  sw->add_option("--payload", a->sw.payload, "RDMA WRITE payload bytes of the source's frames")->capture_default_str();
+  sw->add_option("--frames", a->sw.frames, "frames in the source capture (replayed endlessly)")->capture_default_str();
+  sw->add_option("--burst", a->sw.burst, "catch-up polls per loop iteration")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  sw->add_option("--catch-up", a->catch_up, "how far behind the clock the switch may run")->capture_default_str();
+  sw->add_option("--lcores", a->lcores, "the lcore (one)")->capture_default_str();
+  sw->add_option("--keep-capture", a->sw.keep_capture, "write the source capture to this file and keep it");
+  sw->add_option("--seconds", a->duration, "how long to run (a time: 1s, 200ms)")->capture_default_str();
+  sw->add_option("--rate", a->rate, "the switch ports' rate")->capture_default_str();
+  sw->add_flag("--json", a->json, "print one JSON object instead of the table");
+}
+
 void add_tx(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
   CLI::App* tx = bench.add_subcommand("tx", "host TX stages into net_null: frames/s, Gb/s, ns/frame");
   tx->add_option("--qps", a->tx.qps, "queue pairs over all hosts (1 .. 10^7)")->capture_default_str();
@@ -170,14 +210,16 @@ void add_sim(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
 
 Command add_bench_command(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
-  CLI::App* bench = app.add_subcommand("bench", "measure rocetb itself: tx, loop, sim");
+  CLI::App* bench = app.add_subcommand("bench", "measure rocetb itself: tx, switch, loop, sim");
   bench->require_subcommand(1);
   add_tx(*bench, args);
+  add_switch(*bench, args);
   add_loop(*bench, args);
   add_sim(*bench, args);
   return [args, bench] {
     if (bench->got_subcommand("tx")) return run_tx(*args);
     if (bench->got_subcommand("loop")) return run_loop(*args);
+    if (bench->got_subcommand("switch")) return run_switch(*args);
     return run_sim(*args);
   };
 }

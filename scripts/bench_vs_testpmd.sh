@@ -6,10 +6,13 @@
 #   tx   rocetb bench tx  (hosts with DCQCN, QPS QPs, RDMA WRITE frames with their ICRC)
 #        beside  dpdk-testpmd --forward-mode=txonly --txpkts=<the same frame length>
 #        both into net_null (tx frees every frame)
+#   switch  rocetb bench switch (a capture of RDMA WRITE frames replayed by net_pcap with
+#        infinite_rx, through one switch stage: classify, MMU, WRED, PFC, scheduler)
+#        beside  dpdk-testpmd --forward-mode=io from the same net_pcap source to net_null
 #
 # Usage: scripts/bench_vs_testpmd.sh [ROUNDS (3)] [SECONDS per run (2)]
 # Environment: ROCETB_BUILD (default build/), LCORE (default 1), QPS (default 1000),
-#   PAYLOAD (default 1024: 1082-byte frames), MODES (default "tx").
+#   PAYLOAD (default 1024: 1082-byte frames), MODES (default "tx switch").
 # Timings on a shared machine vary by a factor; alternating the tools in one invocation
 # is what makes the ratio meaningful. Not part of the test suite (it measures).
 set -euo pipefail
@@ -20,7 +23,7 @@ SECS=${2:-2}
 LCORE=${LCORE:-1}
 QPS=${QPS:-1000}
 PAYLOAD=${PAYLOAD:-1024}
-MODES=${MODES:-tx}
+MODES=${MODES:-tx switch}
 BUILD=${ROCETB_BUILD:-build}
 ROCETB="$BUILD/apps/rocetb"
 WORK=$(mktemp -d /tmp/bench_vs_testpmd.XXXXXX)
@@ -47,8 +50,12 @@ fi
 
 # rocetb bench MODE ... --json: prints frames/s; the frame length goes to $WORK/frame_bytes.
 rocetb_fps() {
-  local mode=$1
-  "$ROCETB" bench "$mode" --lcores "$LCORE" --qps "$QPS" --payload "$PAYLOAD" --seconds "${SECS}s" --json \
+  local mode=$1 extra=()
+  case $mode in
+    tx) extra=(--qps "$QPS") ;;
+    switch) extra=(--keep-capture "$WORK/source.pcap") ;;
+  esac
+  "$ROCETB" bench "$mode" --lcores "$LCORE" "${extra[@]}" --payload "$PAYLOAD" --seconds "${SECS}s" --json \
     > "$WORK/rocetb.json" 2> "$WORK/rocetb.err" || die "rocetb bench $mode failed: $(cat "$WORK/rocetb.err")"
   /usr/bin/python3 - "$WORK/rocetb.json" "$WORK/frame_bytes" <<'PY'
 import json, sys
@@ -70,12 +77,18 @@ wait_for() {
 }
 
 # testpmd, interactive, forwarding on $LCORE (main lcore 0 only reads commands): start,
-# "show port stats all" after a 1 s warm-up and again SECS later; prints the second Tx-pps.
+# "show port stats PORT" after a 1 s warm-up and again SECS later; prints PORT's second
+# Tx-pps (the port frames leave by).
+# Arguments: forwarding mode, port, then EAL arguments (the vdevs), "--", testpmd's own.
 testpmd_pps() {
-  local fwd=$1; shift
+  local fwd=$1 port=$2; shift 2
+  local eal=() app=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do eal+=("$1"); shift; done
+  [ $# -gt 0 ] && shift
+  app=("$@")
   local cmd=(dpdk-testpmd -l "0,$LCORE" --no-huge -m 1024 --no-pci --no-telemetry
-             --file-prefix "bench-tp-$$" "$@" --
-             -i "--forward-mode=$fwd" --nb-cores=1 --burst=32 --total-num-mbufs=9214)
+             --file-prefix "bench-tp-$$" "${eal[@]}" --
+             -i "--forward-mode=$fwd" --nb-cores=1 --burst=32 --total-num-mbufs=9214 "${app[@]}")
   rm -f "$WORK/in"
   mkfifo "$WORK/in"
   timeout -s INT $((SECS + 150)) stdbuf -o0 "${cmd[@]}" < "$WORK/in" > "$WORK/testpmd.log" 2>&1 &
@@ -84,10 +97,10 @@ testpmd_pps() {
   wait_for "testpmd>" 1
   echo "start" >&3
   sleep 1
-  echo "show port stats 0" >&3
+  echo "show port stats $port" >&3
   wait_for "Tx-pps" 1
   sleep "$SECS"
-  echo "show port stats 0" >&3
+  echo "show port stats $port" >&3
   wait_for "Tx-pps" 2
   printf 'stop\nquit\n' >&3
   exec 3>&-
@@ -103,7 +116,7 @@ testpmd_pps() {
 stats() { sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
                                              printf "%.3f %.3f %.3f\n", m / 1e6, v[1] / 1e6, v[NR] / 1e6 }'; }
 
-declare -A PEER_FWD=([tx]=txonly)
+declare -A PEER_FWD=([tx]=txonly [switch]=io)
 : > "$WORK/table"
 for mode in $MODES; do
   [ -n "${PEER_FWD[$mode]:-}" ] || die "mode '$mode': expected one of ${!PEER_FWD[*]}"
@@ -113,7 +126,11 @@ for mode in $MODES; do
     echo "$fps" >> "$WORK/$mode.rocetb"
     [ "$validity" = valid ] || invalid=$((invalid + 1))
     frame_bytes=$(cat "$WORK/frame_bytes")
-    pps=$(testpmd_pps "${PEER_FWD[$mode]}" --vdev net_null0 "--txpkts=$frame_bytes")
+    if [ "$mode" = tx ]; then
+      pps=$(testpmd_pps txonly 0 --vdev net_null0 -- "--txpkts=$frame_bytes")
+    else  # the capture rocetb just replayed, into net_null (which makes no frames itself)
+      pps=$(testpmd_pps io 1 --vdev "net_pcap0,rx_pcap=$WORK/source.pcap,infinite_rx=1" --vdev net_null0,no-rx=1)
+    fi
     echo "$pps" >> "$WORK/$mode.testpmd"
     printf 'round %d %-3s rocetb %8.3f Mframes/s (%s)   testpmd %8.3f Mframes/s\n' \
       "$round" "$mode" "$(awk -v v="$fps" 'BEGIN { print v / 1e6 }')" "$validity" \
@@ -122,12 +139,12 @@ for mode in $MODES; do
   read -r rm rmin rmax < <(stats < "$WORK/$mode.rocetb")
   read -r tm tmin tmax < <(stats < "$WORK/$mode.testpmd")
   ratio=$(awk -v a="$rm" -v b="$tm" 'BEGIN { print a / b }')
-  printf '%-4s %6s %5s  %-10s %8s %8s %8s  %-12s %8s %8s %8s  %6.3f  %s\n' "$mode" "$frame_bytes" "$LCORE" \
+  printf '%-6s %6s %5s  %-10s %8s %8s %8s  %-12s %8s %8s %8s  %6.3f  %s\n' "$mode" "$frame_bytes" "$LCORE" \
     "rocetb" "$rm" "$rmin" "$rmax" "testpmd" "$tm" "$tmin" "$tmax" "$ratio" \
     "$([ $invalid -eq 0 ] && echo "" || echo "($invalid rocetb runs invalid: lcore stalled)")" >> "$WORK/table"
 done
 echo
 echo "$(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-4s %6s %5s  %-10s %8s %8s %8s  %-12s %8s %8s %8s  %6s\n' mode bytes lcore "" median min max "" median min max ratio
-printf '%-4s %6s %5s  %-10s %8s %8s %8s  %-12s %8s %8s %8s  %6s\n' "" "" "" "" "Mfr/s" "" "" "" "Mfr/s" "" "" ""
+printf '%-6s %6s %5s  %-10s %8s %8s %8s  %-12s %8s %8s %8s  %6s\n' mode bytes lcore "" median min max "" median min max ratio
+printf '%-6s %6s %5s  %-10s %8s %8s %8s  %-12s %8s %8s %8s  %6s\n' "" "" "" "" "Mfr/s" "" "" "" "Mfr/s" "" "" ""
 cat "$WORK/table"

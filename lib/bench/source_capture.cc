@@ -1,0 +1,43 @@
+#include "bench/source_capture.h"
+
+#include <pcap/pcap.h>
+
+#include <fmt/format.h>
+
+#include <memory>
+#include <vector>
+
+#include "wire/flow_template.h"
+#include "wire/frame_samples.h"
+#include "wire/frame_size.h"
+#include "wire/opcode.h"
+#include "wire/payload_pattern.h"
+
+namespace rtb::bench {
+
+Expected<uint32_t> write_source_capture(const std::string& path, uint32_t frames, uint32_t payload) {
+  auto flow = wire::FlowTemplate::make(wire::sample_requester_spec());
+  if (!flow) return Error{flow.error().message};
+  std::unique_ptr<pcap_t, decltype(&pcap_close)> dead(pcap_open_dead(DLT_EN10MB, 65'535), &pcap_close);
+  if (!dead) return Error{"libpcap: pcap_open_dead failed"};
+  std::unique_ptr<pcap_dumper_t, decltype(&pcap_dump_close)> out(pcap_dump_open(dead.get(), path.c_str()),
+                                                                   &pcap_dump_close);
+  if (!out) return Error{fmt::format("{}: cannot write the source capture: {}", path, pcap_geterr(dead.get()))};
+  std::vector<uint8_t> buf(wire::kMaxHeaderBytes + payload + 64);
+  uint32_t len = 0;
+  for (uint32_t i = 0; i < frames; ++i) {
+    uint8_t* body = buf.data() + wire::kMaxHeaderBytes;
+    wire::write_payload_pattern(body, payload + 64);
+    const wire::DataFields f{wire::op::kWriteMiddle, i, payload, false, false, wire::Ecn::Ect0, {}, 0};
+    const wire::FrameSpan s = flow->build_data(f, body);
+    if (!s.ok()) return Error{fmt::format("internal error: the wire layer refused a {} B WRITE frame", payload)};
+    pcap_pkthdr h{};
+    h.ts.tv_usec = static_cast<suseconds_t>(i);
+    h.caplen = h.len = s.len;
+    pcap_dump(reinterpret_cast<u_char*>(out.get()), &h, s.data);
+    len = s.len;
+  }
+  return len;
+}
+
+}  // namespace rtb::bench
