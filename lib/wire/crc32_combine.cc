@@ -33,6 +33,7 @@ bool detect_clmul() {
   __builtin_cpu_init();  // this runs from a static initialiser
   return __builtin_cpu_supports("pclmul") != 0;
 }
+// A static initialiser that multiplies before this one runs sees false: the bit loop, also exact.
 const bool g_has_clmul = detect_clmul();
 #else
 const bool g_has_clmul = false;
