@@ -4,6 +4,7 @@
 
 #include "runtime/pool/eal.h"
 #include "testbed/version.h"
+#include "wire/crc_path.h"
 
 namespace rtb::testbed {
 
@@ -23,6 +24,7 @@ nlohmann::ordered_json run_json(const std::string& command_line, double wall, Ti
   j["dpdk_version"] = rte_version();
   j["compiler"] = __VERSION__;
   j["eal_arguments"] = runtime::eal_arguments_used();
+  j["icrc_crc_path"] = wire::crc_path_name(wire::crc_path());  // rte_net_crc's algorithm
   j["wall_seconds"] = wall;
   j["simulated_ns"] = simulated.ns();
   j["stage_polls"] = polls;

@@ -2,9 +2,10 @@
 
 #include <array>
 #include <cstring>
-#include <mutex>
 
 #include <rte_net_crc.h>
+
+#include "wire/crc_path.h"
 
 namespace rtb::wire {
 namespace {
@@ -18,37 +19,30 @@ constexpr uint32_t kUdpBytes = 8;
 // The largest IPv4 packet plus the prefix; one buffer per thread, allocated once.
 thread_local std::array<uint8_t, kIcrcPrefixBytes + 65536> t_masked;
 
-// The scalar table path needs no EAL and logs nothing: the default until use_fast_crc().
-std::once_flag g_alg_once;
-
-void select_crc_alg() {
-  std::call_once(g_alg_once, [] { rte_net_crc_set_alg(RTE_NET_CRC_SCALAR); });
-}
-
 }  // namespace
 
-void use_fast_crc() {
-  select_crc_alg();
-  rte_net_crc_set_alg(RTE_NET_CRC_SSE42);  // falls back to scalar without PCLMULQDQ
-}
+void use_fast_crc() { set_fastest_crc_path(); }
 
 uint32_t crc32_eth(const uint8_t* p, uint32_t n) {
-  select_crc_alg();
+  crc_path_init();
   return rte_net_crc_calc(p, n, RTE_NET_CRC32_ETH);
 }
 
-uint32_t icrc_full(const uint8_t* ipv4, uint32_t covered) {
-  uint8_t* buf = t_masked.data();
-  std::memset(buf, 0xFF, kIcrcPrefixBytes);
-  uint8_t* m = buf + kIcrcPrefixBytes;
-  std::memcpy(m, ipv4, covered);
-  const uint32_t ihl_bytes = (ipv4[0] & 0x0Fu) * 4u;
+void mask_icrc_fields(uint8_t* m) {
+  const uint32_t ihl_bytes = (m[0] & 0x0Fu) * 4u;
   m[kIpTos] = 0xFF;
   m[kIpTtl] = 0xFF;
   m[kIpChecksum] = m[kIpChecksum + 1] = 0xFF;
   uint8_t* udp = m + ihl_bytes;
   udp[kUdpChecksum] = udp[kUdpChecksum + 1] = 0xFF;
   udp[kUdpBytes + kBthByte4] = 0xFF;
+}
+
+uint32_t icrc_full(const uint8_t* ipv4, uint32_t covered) {
+  uint8_t* buf = t_masked.data();
+  std::memset(buf, 0xFF, kIcrcPrefixBytes);
+  std::memcpy(buf + kIcrcPrefixBytes, ipv4, covered);
+  mask_icrc_fields(buf + kIcrcPrefixBytes);
   return crc32_eth(buf, kIcrcPrefixBytes + covered);
 }
 

@@ -5,6 +5,7 @@
 #include "wire/ethernet.h"
 #include "wire/frame_size.h"
 #include "wire/icrc.h"
+#include "wire/icrc_in_place.h"
 #include "wire/opcode.h"
 #include "wire/pfc.h"
 #include "wire/udp.h"
@@ -123,7 +124,7 @@ ParseError parse_roce(const uint8_t* d, uint32_t u, uint32_t n, const ParseOptio
   const uint32_t icrc_at = out.payload_offset + body;
   out.icrc = load_icrc(d + icrc_at);
   out.int_trailer_offset = trailer != 0 ? icrc_at + kIcrcSize : 0;
-  if (opt.check_icrc && icrc_full(d + out.l3_offset, icrc_at - out.l3_offset) != out.icrc)
+  if (opt.check_icrc && icrc_in_place(d + out.l3_offset, icrc_at - out.l3_offset) != out.icrc)
     return ParseError::BadIcrc;
   out.cls = classify(out);
   return ParseError::Ok;

@@ -15,6 +15,7 @@
 #include "scenario/load.h"
 #include "testbed/run.h"
 #include "tests/testbed/test_util.h"
+#include "wire/crc_path.h"
 
 namespace rtb::testbed {
 namespace {
@@ -62,6 +63,7 @@ TEST(RealtimeRun, DefaultScenarioOverRingsDeliversWhatVirtualTimeDelivers) {
   ASSERT_TRUE(run_json.contains("realtime"));
   EXPECT_GT(run_json["realtime"]["lateness"]["polls"].get<uint64_t>(), 0u);
   EXPECT_EQ(run_json["bridges"].size(), 2u * 9);  // 9 cables, a bridge at each end
+  EXPECT_EQ(run_json["icrc_crc_path"], wire::crc_path_name(wire::crc_path()));
   EXPECT_EQ(r["clock"], "realtime");
   if (!r["valid"].get<bool>()) GTEST_SKIP() << "the realtime run was starved: " << r["invalid_reason"];
 

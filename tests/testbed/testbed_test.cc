@@ -12,6 +12,7 @@
 #include "testbed/run.h"
 #include "testbed/summary.h"
 #include "tests/testbed/test_util.h"
+#include "wire/crc_path.h"
 
 namespace rtb::testbed {
 namespace {
@@ -61,6 +62,7 @@ TEST(Testbed, SameScenarioAndSeedGiveAByteIdenticalSummary) {
   EXPECT_EQ(a.summary.dump(2), b.summary.dump(2));
   EXPECT_NE(a.summary.dump(2), run_text(kIncast, {"run.seed=9"}).summary.dump(2));
   EXPECT_NE(a.run["wall_seconds"], nullptr);
+  EXPECT_EQ(a.run["icrc_crc_path"], wire::crc_path_name(wire::crc_path()));
 }
 
 uint64_t total(const ordered_json& ports, const char* key) {

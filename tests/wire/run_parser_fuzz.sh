@@ -13,7 +13,8 @@ dpdk=$(pkg-config --cflags libdpdk | sed 's/-I/-isystem /g')
 clang++ $flags $dpdk -I"$src/lib" -I"$src" \
   "$src/tests/wire/parser_fuzz.cc" \
   "$src/lib/wire/parser.cc" "$src/lib/wire/parse_error.cc" "$src/lib/wire/opcode.cc" \
-  "$src/lib/wire/icrc.cc" "$src/lib/wire/ipv4.cc" \
+  "$src/lib/wire/icrc.cc" "$src/lib/wire/icrc_in_place.cc" "$src/lib/wire/crc32_combine.cc" \
+  "$src/lib/wire/crc_path.cc" "$src/lib/wire/ipv4.cc" \
   $(pkg-config --libs libdpdk) -o "$work/parser_fuzz"
 # Seeds: the reference captures' frames, prefixed with an option byte.
 /usr/bin/python3 - "$src" "$work/corpus" <<'PY'

@@ -1,0 +1,114 @@
+// rte_vect_get_max_simd_bitwidth() is still experimental in DPDK 22.11.
+#define ALLOW_EXPERIMENTAL_API 1
+
+#include "wire/crc_path.h"
+
+#include <mutex>
+
+#include <rte_cpuflags.h>
+#include <rte_net_crc.h>
+// DPDK 22.11 declares rte_vect_get_max_simd_bitwidth outside its extern "C" block.
+extern "C" {
+#include <generic/rte_vect.h>
+}
+
+namespace rtb::wire {
+namespace {
+
+std::once_flag g_init_once;
+CrcPath g_path = CrcPath::Scalar;
+
+bool cpu_has(rte_cpu_flag_t flag) { return rte_cpu_get_flag_enabled(flag) > 0; }
+
+// The requirements rte_net_crc.c checks (its *_get_handlers functions).
+bool sse42_usable(uint16_t simd_bits) {
+#if defined(RTE_ARCH_X86_64)
+  return cpu_has(RTE_CPUFLAG_PCLMULQDQ) && simd_bits >= RTE_VECT_SIMD_128;
+#else
+  (void)simd_bits;
+  return false;
+#endif
+}
+
+bool avx512_usable(uint16_t simd_bits) {
+#if defined(RTE_ARCH_X86_64)
+  return cpu_has(RTE_CPUFLAG_AVX512F) && cpu_has(RTE_CPUFLAG_AVX512BW) &&
+         cpu_has(RTE_CPUFLAG_AVX512DQ) && cpu_has(RTE_CPUFLAG_AVX512VL) &&
+         cpu_has(RTE_CPUFLAG_PCLMULQDQ) && cpu_has(RTE_CPUFLAG_VPCLMULQDQ) &&
+         simd_bits >= RTE_VECT_SIMD_512;
+#else
+  (void)simd_bits;
+  return false;
+#endif
+}
+
+bool neon_usable(uint16_t simd_bits) {
+#if defined(RTE_ARCH_ARM64)
+  return cpu_has(RTE_CPUFLAG_PMULL) && simd_bits >= RTE_VECT_SIMD_128;
+#else
+  (void)simd_bits;
+  return false;
+#endif
+}
+
+// What rte_net_crc_set_alg(wanted) ends up with, following its switch statement.
+CrcPath resulting_path(CrcPath wanted) {
+  const uint16_t bits = rte_vect_get_max_simd_bitwidth();  // 0 before the EAL
+  switch (wanted) {
+    case CrcPath::Avx512:
+      if (avx512_usable(bits)) return CrcPath::Avx512;
+      [[fallthrough]];
+    case CrcPath::Sse42:
+      return sse42_usable(bits) ? CrcPath::Sse42 : CrcPath::Scalar;
+    case CrcPath::Neon:
+      return neon_usable(bits) ? CrcPath::Neon : CrcPath::Scalar;
+    case CrcPath::Scalar:
+      break;
+  }
+  return CrcPath::Scalar;
+}
+
+rte_net_crc_alg dpdk_alg(CrcPath p) {
+  switch (p) {
+    case CrcPath::Sse42: return RTE_NET_CRC_SSE42;
+    case CrcPath::Neon: return RTE_NET_CRC_NEON;
+    case CrcPath::Avx512: return RTE_NET_CRC_AVX512;
+    case CrcPath::Scalar: break;
+  }
+  return RTE_NET_CRC_SCALAR;
+}
+
+}  // namespace
+
+const char* crc_path_name(CrcPath p) {
+  switch (p) {
+    case CrcPath::Sse42: return "sse42";
+    case CrcPath::Neon: return "neon";
+    case CrcPath::Avx512: return "avx512";
+    case CrcPath::Scalar: break;
+  }
+  return "scalar";
+}
+
+void crc_path_init() {
+  std::call_once(g_init_once, [] { rte_net_crc_set_alg(RTE_NET_CRC_SCALAR); });
+}
+
+CrcPath set_crc_path(CrcPath wanted) {
+  crc_path_init();
+  rte_net_crc_set_alg(dpdk_alg(wanted));
+  g_path = resulting_path(wanted);
+  return g_path;
+}
+
+CrcPath set_fastest_crc_path() {
+#if defined(RTE_ARCH_ARM64)
+  return set_crc_path(CrcPath::Neon);
+#else
+  return set_crc_path(CrcPath::Avx512);
+#endif
+}
+
+CrcPath crc_path() { return g_path; }
+
+}  // namespace rtb::wire

@@ -1,0 +1,45 @@
+// Which of rte_net_crc's algorithms computes CRC-32 in this process, chosen once at start
+// and reported in run.json ("icrc_crc_path").
+//
+// DPDK 22.11 (lib/net/rte_net_crc.c, rte_net_crc_set_alg) offers
+//   scalar  a 256-entry table, one byte per step; needs nothing
+//   sse42   SSE4.2/PCLMULQDQ folding, 16 bytes per step; x86-64 with PCLMULQDQ and an EAL
+//           max SIMD bitwidth >= 128 (the EAL's default is 256)
+//   avx512  AVX-512/VPCLMULQDQ folding, 64 bytes per step; AVX512F/BW/DQ/VL, PCLMULQDQ,
+//           VPCLMULQDQ and a max SIMD bitwidth >= 512, which the EAL only allows when
+//           started with --force-max-simd-bitwidth=512
+//   neon    NEON/PMULL, arm64 with PMULL and a bitwidth >= 128
+// and falls back (avx512 -> sse42 -> scalar, neon -> scalar) when a requirement is
+// missing. rte_net_crc_set_alg says nothing about what it picked, so set_crc_path
+// applies the same rules to the CPU flags and the EAL's bitwidth; it assumes the DPDK
+// build compiled the handler it asks for, as DPDK's meson build does for every
+// handler the compiler supports (the distribution's 22.11 library has all x86 ones).
+//
+// Not thread-safe: choose before the datapath lcores start.
+#pragma once
+
+#include <cstdint>
+
+namespace rtb::wire {
+
+enum class CrcPath : uint8_t { Scalar, Sse42, Neon, Avx512 };
+
+// "scalar", "sse42", "neon", "avx512".
+const char* crc_path_name(CrcPath p);
+
+// Selects the scalar path the first time it is called: rte_net_crc's own default would
+// probe the CPU on the first CRC and, before the EAL, log that it cannot use SIMD. Cheap
+// afterwards; crc32_eth() calls it.
+void crc_path_init();
+
+// Asks rte_net_crc for `wanted`; returns the algorithm it uses from now on.
+CrcPath set_crc_path(CrcPath wanted);
+
+// The fastest path DPDK has for this architecture, asked for: avx512 on x86-64 (it
+// falls back to sse42), neon on arm64. Needs the EAL running for anything but scalar.
+CrcPath set_fastest_crc_path();
+
+// The path in use (scalar until a set_ call chose another).
+CrcPath crc_path();
+
+}  // namespace rtb::wire
