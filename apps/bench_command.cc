@@ -30,6 +30,8 @@ struct BenchArgs {
   std::string rate = "400Gbps";
   std::string catch_up = "5us";
   std::string lcores = "0";
+  std::string warmup = "200ms";
+  std::string loop_catch_up;
   bench::TxOptions tx;
   bench::SimOptions sim;
   bench::LoopOptions loop;
@@ -82,7 +84,10 @@ int run_tx(BenchArgs& a) {
   if (!catch_up) return print(Error{"--catch-up: " + catch_up.error().message}, false);
   auto lcores = parse_lcores(a.lcores);
   if (!lcores) return print(Error{lcores.error().message}, false);
+  auto warmup = parse_time(a.warmup);
+  if (!warmup) return print(Error{"--warmup: " + warmup.error().message}, false);
   a.tx.duration = duration.value();
+  a.tx.warmup = warmup.value();
   a.tx.rate = rate.value();
   a.tx.catch_up = catch_up.value();
   a.tx.lcores = lcores.value();
@@ -106,12 +111,14 @@ int run_sim(BenchArgs& a) {
 int run_loop(BenchArgs& a) {
   auto duration = parse_time(a.duration);
   if (!duration) return print(Error{"--seconds: " + duration.error().message}, false);
-  auto catch_up = parse_time(a.catch_up);
-  if (!catch_up) return print(Error{"--catch-up: " + catch_up.error().message}, false);
+  if (!a.loop_catch_up.empty()) {
+    auto catch_up = parse_time(a.loop_catch_up);
+    if (!catch_up) return print(Error{"--catch-up: " + catch_up.error().message}, false);
+    a.loop.catch_up = catch_up.value();
+  }
   auto lcores = parse_lcores(a.lcores);
   if (!lcores) return print(Error{lcores.error().message}, false);
   a.loop.duration = duration.value();
-  a.loop.catch_up = catch_up.value();
   a.loop.lcores = lcores.value();
   cc::Registry registry = cc::Registry::with_builtins();
   const int rc = print(bench::run_loop(a.loop, registry), a.json);
@@ -133,7 +140,8 @@ void add_loop(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
   loop->add_option("--burst", a->loop.burst, "catch-up polls per loop iteration")
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
-  loop->add_option("--catch-up", a->catch_up, "how far behind the clock a stage may run")->capture_default_str();
+  loop->add_option("--catch-up", a->loop_catch_up,
+                   "how far behind the clock a stage may run (default: the scenario's, \"auto\")");
   loop->add_option("--set", a->loop.overrides, "override any key, as rocetb run --set")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
@@ -191,6 +199,8 @@ void add_tx(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
   tx->add_option("--lcores", a->lcores, "lcores, one host each (QPs split evenly): 0 or 0,1")->capture_default_str();
   tx->add_option("--seconds", a->duration, "how long to run (a time: 1s, 200ms)")->capture_default_str();
   tx->add_option("--rate", a->rate, "each host's wire rate")->capture_default_str();
+  tx->add_option("--warmup", a->warmup, "left out of the figures; QPs start during its first half")
+      ->capture_default_str();
   tx->add_flag("--json", a->json, "print one JSON object instead of the table");
 }
 

@@ -28,8 +28,8 @@ std::vector<std::string> loop_overrides(const LoopOptions& o, uint32_t switches)
       fmt::format("realtime.lcores={}", lcore_list(o.lcores)),
       fmt::format("realtime.dilation={}", o.dilation),
       fmt::format("realtime.burst={}", o.burst),
-      fmt::format("realtime.catch_up=\"{}ns\"", o.catch_up.ps() / 1000),
   };
+  if (o.catch_up) v.push_back(fmt::format("realtime.catch_up=\"{}ns\"", o.catch_up->ps() / 1000));
   // Hosts stay on the first lcore; switches go round the others.
   for (uint32_t sw = 0; sw < switches && o.lcores.size() > 1; ++sw) {
     v.push_back(fmt::format("realtime.place.sw{}={}", sw, o.lcores[1 + sw % (o.lcores.size() - 1)]));

@@ -7,6 +7,7 @@
 // keep up says so, and `--dilation` slows the scenario until it can.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,7 +25,7 @@ struct LoopOptions {
   Time duration = Time::ms(10);
   uint32_t dilation = 1;
   uint32_t burst = 64;
-  Time catch_up = Time::us(5);
+  std::optional<Time> catch_up;      // nullopt: the scenario's ("auto" by default)
 };
 
 // The scenario keys the options stand for (realtime clock, lcores, placement, rings).

@@ -42,37 +42,42 @@ TxRigSpec rig_spec(const TxOptions& o, size_t host, uint32_t run) {
   r.payload = o.payload;
   r.rate = o.rate;
   r.duration = o.duration;
+  r.warmup = o.warmup;
   return r;
 }
 
 nlohmann::ordered_json config_json(const TxOptions& o) {
   return {{"qps", o.qps}, {"payload_bytes", o.payload}, {"cc", o.cc}, {"burst", o.burst},
           {"catch_up_ns", o.catch_up.ps() / 1000}, {"lcores", o.lcores},
-          {"seconds", o.duration.s_f()}, {"rate_gbps", o.rate.bps() / 1e9}};
+          {"seconds", o.duration.s_f()}, {"warmup_seconds", o.warmup.s_f()}, {"rate_gbps", o.rate.bps() / 1e9}};
 }
 
 void add_figures(BenchReport& r, const TxOptions& o, const std::vector<std::unique_ptr<TxRig>>& rigs,
                  const realtime::RealtimeStats& st, uint64_t rss_growth) {
+  // After the warm-up: each rig's frames since its mark, over the time and the CPU time
+  // its lcore spent since (scenario time is wall time at dilation 1).
   uint64_t frames = 0, bytes = 0;
+  double cpu = 0, span = 0;
   nlohmann::ordered_json hosts = nlohmann::ordered_json::array();
-  for (const auto& rig : rigs) {
-    const ethport::BridgeCounters& b = rig->bridge().counters();
-    frames += b.tx_frames;
-    bytes += b.tx_bytes;
-    hosts.push_back(rig->to_json(st.wall_seconds));
+  for (size_t h = 0; h < rigs.size(); ++h) {
+    const ethport::BridgeCounters& b = rigs[h]->bridge().counters();
+    const WarmupMark& m = rigs[h]->warmup_mark();
+    const realtime::LcoreStats& l = st.lcores[h];  // one rig per lcore, in lcore order
+    frames += b.tx_frames - m.tx_frames;
+    bytes += b.tx_bytes - m.tx_bytes;
+    cpu += l.cpu_clock_at_end - m.cpu_seconds;
+    span = std::max(span, (l.ended - m.at).s_f());
+    hosts.push_back(rigs[h]->to_json(st.wall_seconds));
   }
-  const double wall = st.wall_seconds;
-  const double fps = wall > 0 ? static_cast<double>(frames) / wall : 0;
-  r.add("frames_per_s", fps, "frames/s");
-  // CPU time the lcores' threads got: on a shared machine, what the loops really ran for.
-  double cpu = 0;
-  for (const realtime::LcoreStats& l : st.lcores) cpu += l.cpu_seconds;
-  r.add("frames_per_cpu_s", cpu > 0 ? static_cast<double>(frames) * static_cast<double>(st.lcores.size()) / cpu : 0,
+  const auto n = static_cast<double>(frames);
+  r.add("frames_per_s", span > 0 ? n / span : 0, "frames/s after the warm-up");
+  r.add("frames_per_cpu_s", cpu > 0 ? n * static_cast<double>(rigs.size()) / cpu : 0,
         "frames/s of CPU time the lcores got (frames x lcores / their CPU seconds)");
-  r.add("gbps", wall > 0 ? static_cast<double>(bytes) * 8 / wall / 1e9 : 0, "Gb/s (frames without FCS)");
-  r.add("cpu_ns_per_frame", frames ? cpu * 1e9 / static_cast<double>(frames) : 0, "ns of lcore CPU time per frame");
-  r.add("frame_bytes", frames ? static_cast<double>(bytes) / static_cast<double>(frames) : 0, "B (without FCS)");
-  r.add("frames", static_cast<double>(frames), "frames");
+  r.add("gbps", span > 0 ? static_cast<double>(bytes) * 8 / span / 1e9 : 0, "Gb/s (frames without FCS)");
+  r.add("cpu_ns_per_frame", frames ? cpu * 1e9 / n : 0, "ns of lcore CPU time per frame");
+  r.add("frame_bytes", frames ? static_cast<double>(bytes) / n : 0, "B (without FCS)");
+  r.add("frames", n, "frames after the warm-up");
+  r.add("measured_seconds", span, "s after the warm-up");
   r.add("memory_per_qp_bytes", static_cast<double>(rss_growth) / o.qps, "B (resident growth / QPs)");
   r.details["hosts"] = std::move(hosts);
   r.details["realtime"] = st.to_json();
@@ -81,6 +86,10 @@ void add_figures(BenchReport& r, const TxOptions& o, const std::vector<std::uniq
 }  // namespace
 
 Status check_tx(const TxOptions& o) {
+  if (o.warmup >= o.duration) {
+    return Error{fmt::format("--warmup {} ms: expected less than --seconds ({} ms)", o.warmup.ps() / 1'000'000'000,
+                             o.duration.ps() / 1'000'000'000)};
+  }
   if (o.qps == 0 || o.qps > 10'000'000) return Error{fmt::format("--qps {}: expected 1 .. 10^7", o.qps)};
   if (o.qps < o.lcores.size()) {
     return Error{fmt::format("--qps {}: expected at least one QP per lcore ({} lcores)", o.qps, o.lcores.size())};
@@ -122,6 +131,9 @@ Expected<BenchReport> run_tx(const TxOptions& o, cc::Registry& registry) {
   auto st = scheduler.run(clock, o.duration, Time::never(), "");
   if (!st) return Error{st.error().message};
   const uint64_t rss_after = resident_bytes();
+  for (const auto& rig : rigs) {
+    if (rig->warmup_mark().at.is_never()) return Error{"internal error: a host's warm-up mark never ran"};
+  }
   add_figures(report, o, rigs, st.value(), rss_after > rss_before ? rss_after - rss_before : 0);
   report.valid = st->lateness.valid;
   report.reason = st->lateness.reason;

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <ctime>
 #include <utility>
 
 #include "wire/payload_pattern.h"
@@ -35,7 +36,34 @@ runtime::WireLinkConfig wire(std::string name, Rate rate) {
   return {std::move(name), rate, Time::zero(), Bytes(9'216)};
 }
 
+double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
 }  // namespace
+
+class TxRig::MarkStage final : public runtime::Stage {
+ public:
+  MarkStage(std::string name, Time at, const ethport::EthBridge& bridge)
+      : Stage(std::move(name)), due_(at), bridge_(bridge) {}
+  void poll(Time now) override {
+    if (now < due_) return;
+    mark.at = now;
+    mark.tx_frames = bridge_.counters().tx_frames;
+    mark.tx_bytes = bridge_.counters().tx_bytes;
+    mark.cpu_seconds = thread_cpu_seconds();
+    due_ = Time::never();
+  }
+  Time next_deadline() const override { return due_; }
+  bool polled_at_now_only() const override { return true; }
+  WarmupMark mark;
+
+ private:
+  Time due_;
+  const ethport::EthBridge& bridge_;
+};
 
 Status check_rig(const TxRigSpec& s) {
   if (s.payload < 256 || s.payload > 4'096 || (s.payload & (s.payload - 1)) != 0) {
@@ -90,6 +118,7 @@ Status TxRig::build(const cc::Controller& cc) {
   auto h = host::Host::create(hc, {{&tx_, &rx_}}, cc, {&pools_.data(), &pools_.control()}, spec_.qps);
   if (!h) return Error{h.error().message};
   host_ = std::move(h).value();
+  mark_ = std::make_unique<MarkStage>(spec_.name + ":warmup", spec_.warmup, *bridge_);
   return add_qps();
 }
 
@@ -104,7 +133,10 @@ Status TxRig::add_qps() {
     qp.requester.local_ack_timeout = kLocalAckTimeout;
     auto index = host_->add_qp(qp);
     if (!index) return Error{index.error().message};
-    for (uint64_t m = 0; m < messages; ++m) host_->post(index.value(), kMessageBytes, Time::zero());
+    // Starts spread over the first half of the warm-up: 10^6 QPs starting at one instant
+    // would make the first poll take seconds.
+    const Time start = spec_.warmup / 2 * q / spec_.qps;
+    for (uint64_t m = 0; m < messages; ++m) host_->post(index.value(), kMessageBytes, start);
   }
   return {};
 }
@@ -112,7 +144,10 @@ Status TxRig::add_qps() {
 void TxRig::place(realtime::RealtimeScheduler& s, unsigned lcore) {
   s.add(*host_, lcore);
   s.add(*bridge_, lcore);
+  s.add(*mark_, lcore);
 }
+
+const WarmupMark& TxRig::warmup_mark() const { return mark_->mark; }
 
 nlohmann::ordered_json TxRig::to_json(double wall_seconds) const {
   uint64_t retransmitted = 0, timeouts = 0, failed = 0, cnps = 0;
@@ -141,6 +176,7 @@ nlohmann::ordered_json TxRig::to_json(double wall_seconds) const {
 Status TxRig::finish() {
   if (!host_ && !bridge_ && !port_) return pools_.check_no_leaks();
   host_.reset();
+  mark_.reset();
   if (bridge_) bridge_->drain();
   bridge_.reset();
   port_.reset();

@@ -30,6 +30,16 @@ struct TxRigSpec {
   uint32_t payload = 1'024;  // path MTU
   Rate rate = Rate::gbps(400);
   Time duration = Time::s(1);
+  Time warmup = Time::ms(200);  // QPs start spread over its first half; figures count after it
+};
+
+// What a rig had sent when the warm-up ended, read on its own lcore (a stage polled at
+// `now`, due once at the end of the warm-up).
+struct WarmupMark {
+  Time at = Time::never();  // the clock's reading at that poll
+  uint64_t tx_frames = 0;
+  uint64_t tx_bytes = 0;
+  double cpu_seconds = 0;   // the lcore thread's CPU time then (CLOCK_THREAD_CPUTIME_ID)
 };
 
 // Every QP posts enough 1 GiB messages for the run at line rate; since nothing is
@@ -46,6 +56,7 @@ class TxRig {
   void place(realtime::RealtimeScheduler& s, unsigned lcore);
   const ethport::EthBridge& bridge() const { return *bridge_; }
   const host::Host& host() const { return *host_; }
+  const WarmupMark& warmup_mark() const;
   // Per-host figures: frames, frames/s, retransmissions, timeouts, failed QPs, CNPs.
   nlohmann::ordered_json to_json(double wall_seconds) const;
   // Frees every frame (host queues, bridge, links, port) and checks each pool is whole.
@@ -56,7 +67,9 @@ class TxRig {
   Status build(const cc::Controller& cc);
   Status add_qps();
 
+  class MarkStage;
   TxRigSpec spec_;
+  std::unique_ptr<MarkStage> mark_;
   runtime::PoolSet pools_;  // destroyed last
   runtime::WireLink tx_;
   runtime::WireLink rx_;    // fed by nothing: no ACK, NAK or CNP comes back

@@ -75,11 +75,15 @@ class alignas(64) LcoreLoop {
       if (now - last_now_ > stall_threshold_) stalled_ += now - last_now_;
     }
     ended_at_ = now;
-    cpu_seconds_ = thread_cpu_seconds() - cpu_start;
+    cpu_clock_at_end_ = thread_cpu_seconds();
+    cpu_seconds_ = cpu_clock_at_end_ - cpu_start;
   }
   // CPU time the lcore's thread got during run() (CLOCK_THREAD_CPUTIME_ID): on a shared
   // machine, what the loop really ran for.
   double cpu_seconds() const { return cpu_seconds_; }
+  // The thread's CPU clock when run() ended (to measure a part of a run against a reading
+  // a stage took on this lcore).
+  double cpu_clock_at_end() const { return cpu_clock_at_end_; }
   void set_stall_threshold(Time t) { stall_threshold_ = t; }
   Time stalled() const { return stalled_; }
 
@@ -147,6 +151,7 @@ class alignas(64) LcoreLoop {
   }
 
   double cpu_seconds_ = 0;
+  double cpu_clock_at_end_ = 0;
   Time stall_threshold_ = Time::never();
   Time stalled_ = Time::zero();
   unsigned lcore_;

@@ -42,7 +42,8 @@ RealtimeStats collect(const std::vector<std::unique_ptr<LcoreLoop>>& loops, Time
   RealtimeStats s;
   for (const auto& l : loops) {
     s.lcores.push_back(LcoreStats{l->lcore(), l->loops(), l->polls(), l->lateness(), l->stalled(),
-                                  l->catch_up_counters(), l->cpu_seconds()});
+                                  l->catch_up_counters(), l->cpu_seconds(), l->cpu_clock_at_end(),
+                                  l->last_now()});
     s.catch_up_counters.merge(l->catch_up_counters());
     s.polls += l->polls();
     s.simulated = std::max(s.simulated, l->last_now());

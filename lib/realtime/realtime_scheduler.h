@@ -45,6 +45,8 @@ struct LcoreStats {
   Time stalled;        // total of the loop gaps longer than the stall threshold
   CatchUpCounters catch_up;  // lcore_loop.h, catch_up.h
   double cpu_seconds = 0;    // CPU time the lcore's thread got
+  double cpu_clock_at_end = 0;  // its CLOCK_THREAD_CPUTIME_ID reading at the end
+  Time ended;                // the last instant it polled
 };
 
 struct RealtimeStats {

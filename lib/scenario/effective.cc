@@ -165,7 +165,7 @@ json realtime_json(const Scenario& s) {
   return {{"role", r.role}, {"nodes", nodes}, {"commands", commands}, {"lcores", r.lcores}, {"place", place},
           {"ports", ports}, {"links", r.ring_links ? "ring" : "wire"}, {"dilation", r.dilation},
           {"max_lateness_ns", r.max_lateness ? ns_json(*r.max_lateness) : json("auto")},
-          {"catch_up_ns", ns_json(r.catch_up)}, {"burst", r.burst},
+          {"catch_up_ns", r.catch_up ? ns_json(*r.catch_up) : json("auto")}, {"burst", r.burst},
           {"hugepages", r.hugepages}, {"pci", r.pci}, {"eal_args", r.eal_args},
           {"start_at_unix_ms", r.start_at_unix_ms}};
 }

@@ -176,9 +176,14 @@ RealtimeConfig read_realtime(std::optional<Table> t, const Topology& topo) {
     const toml::node* n = t->get("max_lateness");
     if (!(n->is_string() && n->as_string()->get() == "auto")) r.max_lateness = t->time("max_lateness", Time::zero());
   }
-  r.catch_up = t->time("catch_up", r.catch_up);
-  if (r.catch_up <= Time::zero() || r.catch_up > Time::ms(10)) {
-    t->fail_value("catch_up", "is out of range: expected a time above 0 and at most 10ms");
+  if (t->has("catch_up")) {
+    const toml::node* n = t->get("catch_up");
+    if (!(n->is_string() && n->as_string()->get() == "auto")) {
+      r.catch_up = t->time("catch_up", Time::zero());
+      if (*r.catch_up <= Time::zero() || *r.catch_up > Time::ms(10)) {
+        t->fail_value("catch_up", "is out of range: expected \"auto\" or a time above 0 and at most 10ms");
+      }
+    }
   }
   r.burst = static_cast<uint32_t>(t->integer("burst", 1, 1024, r.burst));
   r.hugepages = t->choice("hugepages", {"auto", "never", "require"}, "auto");

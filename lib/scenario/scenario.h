@@ -153,7 +153,7 @@ struct RealtimeConfig {
   bool ring_links = false;         // links = "ring": every in-process cable via an rte_ring pair
   uint32_t dilation = 1;           // the scenario runs this many times slower than wall time
   std::optional<Time> max_lateness;  // nullopt: "auto" (from the PFC headroom)
-  Time catch_up = Time::us(5);     // how far modelled stages may run behind the clock
+  std::optional<Time> catch_up;    // how far modelled stages may run behind; nullopt: "auto"
   uint32_t burst = 64;             // polls of one stage per loop iteration (1: no catch-up)
   std::string hugepages = "auto";  // "auto", "never" or "require"
   std::vector<std::string> pci;    // PCI devices the EAL may probe (none: --no-pci)

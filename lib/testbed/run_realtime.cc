@@ -121,6 +121,22 @@ std::pair<Time, std::string> lateness_budget(const scenario::Scenario& s) {
   return {s.run.sample_interval, "one sample interval (no lossless priority)"};
 }
 
+// How far a modelled stage may run behind the clock (lib/realtime/README.md, Catch-up). A
+// host that is behind goes on sending until it reaches the instant an XOFF arrived, so its
+// lag adds to the PFC response the headroom absorbs: "auto" keeps it to an eighth of the
+// smallest lossless PG's XOFF headroom at line rate, and at most 5 us.
+Time catch_up_window(const scenario::Scenario& s) {
+  if (s.realtime.catch_up) return *s.realtime.catch_up;
+  Time w = Time::us(5);
+  for (const scenario::SwitchNode& sw : s.topology.switches) {
+    for (uint8_t tc = 0; tc < sw::kPriorities; ++tc) {
+      if (!sw.config.lossless_tc(tc)) continue;
+      for (const sw::PortConfig& p : sw.config.ports) w = std::min(w, p.rate.time_for(sw.config.pg[tc].xoff) / 8);
+    }
+  }
+  return std::max(w, Time::ns(1));
+}
+
 // A loop gap longer than one largest frame at the fastest link rate is a stall: the wire
 // could have carried a frame that nobody sent. Stalls may add up to 1% of the run.
 constexpr double kMaxStalledFraction = 0.01;
@@ -176,7 +192,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     if (!commands) return Error{commands.error().message};
     realtime::RealtimeScheduler scheduler;
     scheduler.set_stall_rule(stall_threshold(s), kMaxStalledFraction);
-    scheduler.set_catch_up({.window = s.realtime.catch_up, .max_polls = s.realtime.burst});
+    scheduler.set_catch_up({.window = catch_up_window(s), .max_polls = s.realtime.burst});
     for (const Placed& p : t.placements()) scheduler.add(*p.stage, p.lcore);
     // The sampler beside the first switch (it reads the queues most often).
     scheduler.add(sampler, s.topology.switches.empty() ? s.realtime.lcores.front()
