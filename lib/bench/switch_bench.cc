@@ -80,7 +80,7 @@ Status build(SwitchRig& r, const SwitchOptions& o, const std::string& capture, u
   sw::SwitchConfig c = sw::tuning_guide_config(2, o.rate);
   for (sw::PortConfig& p : c.ports) p.propagation = Time::zero();
   c.routes.push_back({0, 0, {1}});  // everything leaves by port 1
-  auto s = sw::Switch::make(c, {{&r.in0, &r.out0}, {&r.in1, &r.out1}}, r.pools.control().mempool(), 1);
+  auto s = sw::Switch::make(c, {{&r.in0, &r.out0}, {&r.in1, &r.out1}}, &r.pools.control(), 1);
   if (!s) return Error{"the bench's switch: " + s.error().message};
   r.sw = std::move(s).value();
   return {};

@@ -42,9 +42,11 @@ struct PortLinks {
   runtime::WireLink* rx = nullptr;  // the direction it receives from
 };
 
+// The pools' OnEmpty rule decides what an empty pool does (lib/host/README.md): in
+// realtime the host counts it (HostCounters::tx_nombuf_*) and goes on.
 struct HostPools {
   runtime::MbufPool* data = nullptr;     // payload pattern written once
-  runtime::MbufPool* control = nullptr;  // ACK, NAK, CNP
+  runtime::MbufPool* control = nullptr;  // ACK, NAK, CNP, storm PFC
 };
 
 class Host final : public runtime::Stage {
@@ -100,7 +102,7 @@ class Host final : public runtime::Stage {
   bool send_control(Port& port, Time now);
   void storm(Time now);
   bool send_data(Port& port, Time now);
-  void send_frame(QueuePair& qp, Port& port, Time now);
+  bool send_frame(QueuePair& qp, Port& port, Time now);
   Time port_ready_at(const Port& port) const;
   void pacer_moved() { pacer_moved_ = true; }
 

@@ -24,6 +24,11 @@ struct HostCounters {
   uint64_t rx_unknown_qp = 0;
   std::array<uint64_t, 8> rx_pfc_frames{};  // per priority with the enable bit set
   uint64_t tx_pfc_frames = 0;               // sent by a PFC storm
+  // Allocations that found a pool empty (realtime only: in virtual time an empty pool
+  // ends the run). A data frame or an ACK/NAK/CNP is retried on a later poll and counts
+  // again; a storm's XOFF is lost.
+  uint64_t tx_nombuf_data = 0;     // data pool: the QP stayed ready
+  uint64_t tx_nombuf_control = 0;  // control pool: ACK, NAK, CNP waited; storm XOFF lost
 };
 
 struct QpCounters {

@@ -20,6 +20,7 @@ struct PriorityFifos {
   uint8_t mask = 0;  // bit p: fifo[p] is not empty
 
   bool empty(uint8_t p) const { return fifo[p].empty(); }
+  const T& front(uint8_t p) const { return fifo[p].front(); }
   void push(uint8_t p, const T& item) {
     fifo[p].push(item);
     mask |= static_cast<uint8_t>(1u << p);

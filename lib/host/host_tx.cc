@@ -43,9 +43,13 @@ bool Host::send_control(Port& port, Time now) {
     const auto p = static_cast<uint8_t>(31 - __builtin_clz(ready));
     ready &= static_cast<uint8_t>(~(1u << p));
     if (!port.links.tx->may_start(p, now)) continue;
+    rte_mbuf* m = pools_.control->alloc();
+    if (m == nullptr) {  // realtime: the frame stays first in its queue for the next poll
+      ++counters_.tx_nombuf_control;
+      return false;
+    }
     const ControlItem item = port.control.pop(p);
     const QueuePair& qp = *qps_[item.qp];
-    rte_mbuf* m = pools_.control->alloc_or_die();
     if (item.kind == ControlItem::Kind::kCnp) {
       built(wire::build_cnp_mbuf(qp.cnp_tpl, wire::CnpFields{}, m), "CNP");
     } else {
@@ -110,16 +114,25 @@ bool Host::send_data(Port& port, Time now) {
       continue;
     }
     const uint64_t before = tx.counters().bytes;
-    send_frame(qp, port, now);
+    if (!send_frame(qp, port, now)) {  // realtime, no mbuf: the QP stays ready
+      port.ring.push(static_cast<uint8_t>(chosen), qp.index);
+      qp.in_ring = true;
+      return false;
+    }
     port.deficit[chosen] -= static_cast<int64_t>(tx.counters().bytes - before);
     return true;
   }
   return false;
 }
 
-void Host::send_frame(QueuePair& qp, Port& port, Time now) {
+// False when the data pool is empty (realtime): nothing was built or sent.
+bool Host::send_frame(QueuePair& qp, Port& port, Time now) {
+  rte_mbuf* m = pools_.data->alloc();
+  if (m == nullptr) {
+    ++counters_.tx_nombuf_data;
+    return false;
+  }
   const FrameDesc d = qp.requester.next_frame(now);
-  rte_mbuf* m = pools_.data->alloc_or_die();
   wire::DataFields f;
   f.opcode = d.opcode;
   f.psn = d.psn;
@@ -151,10 +164,11 @@ void Host::send_frame(QueuePair& qp, Port& port, Time now) {
   if (cc_.wants_bytes_sent()) {
     if (auto decision = cc_.on_bytes_sent(flows_.state(qp.index), Bytes(d.payload_bytes), now)) {
       apply(qp, *decision, now);
-      return;  // apply() refreshed
+      return true;  // apply() refreshed
     }
   }
   refresh(qp, now);
+  return true;
 }
 
 // A storming NIC: XOFF frames that overtake its data, every interval, on every port.
@@ -166,7 +180,11 @@ void Host::storm(Time now) {
       f.src = port->config.mac;
       f.vector = static_cast<uint8_t>(1u << s.priority);
       f.quanta[s.priority] = s.quanta;
-      rte_mbuf* m = pools_.control->alloc_or_die();
+      rte_mbuf* m = pools_.control->alloc();
+      if (m == nullptr) {  // realtime: this XOFF is lost, the next interval sends one
+        ++counters_.tx_nombuf_control;
+        continue;
+      }
       built(wire::build_pfc_mbuf(f, m), "PFC");
       runtime::frame_meta(m).flags = runtime::kFrameControl;
       port->links.tx->send_control(now, m);

@@ -193,6 +193,8 @@ json effective_json(const Scenario& s) {
           {"flows", flows_json(s)},
           {"faults", faults_json(s)},
           {"warnings", s.warnings}};
+  if (r.data_mbufs) j["run"]["data_mbufs"] = *r.data_mbufs;
+  if (r.control_mbufs) j["run"]["control_mbufs"] = *r.control_mbufs;
   if (r.clock == Clock::kRealtime) j["realtime"] = realtime_json(s);
   return j;
 }

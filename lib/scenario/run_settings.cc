@@ -2,7 +2,19 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
+#include <string_view>
+
 namespace rtb::scenario {
+namespace {
+
+std::optional<uint32_t> mbufs(Table& t, std::string_view key) {
+  const std::optional<int64_t> n = t.opt_integer(key, 1, UINT32_MAX);
+  if (!n) return std::nullopt;
+  return static_cast<uint32_t>(*n);
+}
+
+}  // namespace
 
 RunConfig read_run(std::optional<Table> t, std::optional<uint64_t> seed_override) {
   RunConfig r;
@@ -19,6 +31,8 @@ RunConfig read_run(std::optional<Table> t, std::optional<uint64_t> seed_override
     if (r.sample_interval == Time::zero() || r.sample_interval > r.duration) {
       t->fail_value("sample_interval", "is out of range: expected above 0 and at most run.duration");
     }
+    r.data_mbufs = mbufs(*t, "data_mbufs");
+    r.control_mbufs = mbufs(*t, "control_mbufs");
     t->finish();
   }
   if (seed_override) r.seed = *seed_override;

@@ -31,6 +31,9 @@ struct RunConfig {
   uint64_t seed = 1;
   Time warmup = Time::zero();             // excluded from summary statistics
   Time sample_interval = Time::us(10);    // time-series period
+  // Mbufs in the data and control pools; unset: sized from the scenario (run.json "pools").
+  std::optional<uint32_t> data_mbufs;
+  std::optional<uint32_t> control_mbufs;
 };
 
 enum class NodeKind : uint8_t { kHost, kSwitch };

@@ -74,7 +74,7 @@ std::vector<CounterRow> counter_rows(const SwitchConfig& config, const SwitchCou
   for (int r = 0; r < kDropReasons; ++r) {
     out.push_back({config.name, fmt::format("DROP_{}", drop_reason_name(static_cast<DropReason>(r))), c.drops[r]});
   }
-  out.push_back({config.name, "CONTROL_MBUF_EXHAUSTED", c.control_mbuf_exhausted});
+  out.push_back({config.name, "PFC_NOMBUF", c.pfc_nombuf});
   return out;
 }
 

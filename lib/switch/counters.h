@@ -72,7 +72,7 @@ struct SwitchCounters {
   PoolCounters pool;
   PoolCounters lossy_pool;  // egress_lossy_pool: all 0 without one (lossy_size 0)
   std::array<uint64_t, kDropReasons> drops{};  // the whole switch, by reason
-  uint64_t control_mbuf_exhausted = 0;         // PFC frames not sent: control pool empty
+  uint64_t pfc_nombuf = 0;  // PFC frames not sent, control pool empty (realtime only)
 };
 
 struct CounterRow {

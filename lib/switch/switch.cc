@@ -21,7 +21,7 @@ uint32_t max_mtu(const SwitchConfig& c) {
 }  // namespace
 
 Expected<std::unique_ptr<Switch>> Switch::make(SwitchConfig config, std::vector<PortLinks> links,
-                                               rte_mempool* control_pool, uint64_t seed) {
+                                               runtime::MbufPool* control_pool, uint64_t seed) {
   const ValidationReport report = validate(config);
   if (!report.ok()) return Error{report.describe()};
   if (links.size() != config.ports.size()) {
@@ -34,7 +34,7 @@ Expected<std::unique_ptr<Switch>> Switch::make(SwitchConfig config, std::vector<
   return std::unique_ptr<Switch>(new Switch(std::move(config), std::move(links), control_pool, seed));
 }
 
-Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, rte_mempool* control_pool,
+Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, runtime::MbufPool* control_pool,
                uint64_t seed)
     : runtime::Stage(config.name),
       config_(std::move(config)),

@@ -10,7 +10,9 @@
 //               dequeue, MMU release (XON on drain), send
 //
 // Frames live in mbufs throughout; queues are fixed arrays sized from the buffer; the
-// only frames the switch makes are PFC frames, from `control_pool`.
+// only frames the switch makes are PFC frames, from `control_pool`. An empty pool follows
+// the pool's OnEmpty rule: fatal in virtual time; in realtime the frame is not sent and
+// SwitchCounters::pfc_nombuf counts it (lib/switch/README.md says why that is safe).
 #pragma once
 
 #include <array>
@@ -20,6 +22,7 @@
 
 #include "core/error.h"
 #include "core/rng.h"
+#include "runtime/pool/mbuf_pool.h"
 #include "runtime/stage.h"
 #include "runtime/wire_link.h"
 #include "switch/classify.h"
@@ -33,8 +36,6 @@
 #include "switch/route_table.h"
 #include "switch/wred.h"
 
-struct rte_mempool;
-
 namespace rtb::sw {
 
 struct PortLinks {
@@ -47,7 +48,7 @@ class Switch final : public runtime::Stage {
   // Validates `config` first: an invalid one is an Error carrying the report. `links[i]`
   // belongs to config.ports[i]; `seed` seeds the WRED generator (one per stage).
   static Expected<std::unique_ptr<Switch>> make(SwitchConfig config, std::vector<PortLinks> links,
-                                                rte_mempool* control_pool, uint64_t seed);
+                                                runtime::MbufPool* control_pool, uint64_t seed);
   ~Switch() override;
 
   void poll(Time now) override;
@@ -62,7 +63,8 @@ class Switch final : public runtime::Stage {
   uint32_t drain();
 
  private:
-  Switch(SwitchConfig config, std::vector<PortLinks> links, rte_mempool* control_pool, uint64_t seed);
+  Switch(SwitchConfig config, std::vector<PortLinks> links, runtime::MbufPool* control_pool,
+         uint64_t seed);
 
   struct PauseMeter {  // received-pause time of one (port, priority)
     Time total, start, until;
@@ -99,7 +101,7 @@ class Switch final : public runtime::Stage {
   SwitchConfig config_;
   std::vector<PortLinks> links_;
   uint16_t nports_;  // links_.size(), as a count the per-port loops need not re-read
-  rte_mempool* control_pool_;
+  runtime::MbufPool* control_pool_;
   Rng rng_;
   RouteTable routes_;
   Mmu mmu_;

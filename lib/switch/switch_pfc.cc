@@ -48,10 +48,13 @@ void Switch::pfc_received(uint16_t port, const FrameInfo& info, Time now) {
   }
 }
 
+// An empty control pool in realtime loses this frame, counted: a lost XOFF is sent again
+// at the generator's next refresh while the PG stays above XON; a lost XON leaves the
+// neighbour paused until the last XOFF's quanta run out (lib/switch/README.md).
 void Switch::send_pfc(uint16_t port, uint8_t pg, bool xoff, Time now) {
-  rte_mbuf* m = rte_pktmbuf_alloc(control_pool_);
+  rte_mbuf* m = control_pool_->alloc();
   if (m == nullptr) {
-    ++counters_.control_mbuf_exhausted;
+    ++counters_.pfc_nombuf;
     return;
   }
   wire::PfcFields f;

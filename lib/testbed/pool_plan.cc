@@ -2,7 +2,11 @@
 
 #include <rte_mbuf.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <optional>
+#include <string>
 
 #include "runtime/wire_link.h"
 #include "wire/frame_size.h"
@@ -40,6 +44,37 @@ runtime::PoolConfig pool_config(const scenario::Scenario& s) {
   // cache (about a third faster here); one lcore, so the counts stay exact.
   c.cache_size = 512;
   return c;
+}
+
+namespace {
+
+// The end of the exhaustion message of the pool with `count` mbufs (`sized` by the plan
+// above, `given` by `key`).
+std::string resize_hint(const char* frames, const char* key, uint32_t sized,
+                        const std::optional<uint32_t>& given) {
+  if (given) {
+    return fmt::format("run.{} = {} set its size (the scenario's sizing gives {}); raise "
+                       "run.{}, or remove it", key, *given, sized, key);
+  }
+  return fmt::format("it holds {} and was sized to {} from the scenario's switch buffers "
+                     "and cables; set run.{} above that (e.g. --set run.{}={}), and report "
+                     "the scenario: the sizing missed a case", frames, sized, key, key,
+                     uint64_t{sized} * 2);
+}
+
+}  // namespace
+
+Expected<runtime::PoolSizes> pool_sizes(const scenario::Scenario& s, const runtime::PoolConfig& c) {
+  auto sized = runtime::size_pools(c);
+  if (!sized) return Error{"sizing the mbuf pools: " + sized.error().message};
+  runtime::PoolSizes z = sized.value();
+  const scenario::RunConfig& r = s.run;
+  z.data_resize_hint = resize_hint("data frames", "data_mbufs", z.data_count, r.data_mbufs);
+  z.control_resize_hint =
+      resize_hint("ACK, NAK, CNP and PFC frames", "control_mbufs", z.control_count, r.control_mbufs);
+  if (r.data_mbufs) z.data_count = *r.data_mbufs;
+  if (r.control_mbufs) z.control_count = *r.control_mbufs;
+  return z;
 }
 
 }  // namespace rtb::testbed

@@ -31,11 +31,12 @@ uint32_t g_runs = 0;  // pool names must be unique in the process
 
 Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
                                 const std::string& command_line) {
-  auto sizes = runtime::size_pools(pool_config(s));
-  if (!sizes) return Error{"sizing the mbuf pools: " + sizes.error().message};
+  auto sizes = pool_sizes(s, pool_config(s));
+  if (!sizes) return Error{sizes.error().message};
   if (Status st = ensure_eal(sizes.value()); !st) return Error{st.message()};
+  // Virtual time: an empty pool is a sizing error, never packet loss (design.md).
   auto pools = runtime::PoolSet::create(sizes.value(), &wire::payload_byte,
-                                        fmt::format("run{}", g_runs++));
+                                        fmt::format("run{}", g_runs++), runtime::OnEmpty::kFatal);
   if (!pools) return Error{pools.error().message};
   auto algorithm = registry.resolve(s.cc.algorithm);
   if (!algorithm) return Error{"cc.algorithm: " + algorithm.error().message};

@@ -12,7 +12,9 @@ nlohmann::ordered_json pools_json(const runtime::PoolSizes& z, const runtime::Po
   return {{"data_mbufs", z.data_count},      {"data_room_bytes", z.data_room},
           {"control_mbufs", z.control_count}, {"control_room_bytes", z.control_room},
           {"data_peak_in_use", p.data().peak_in_use()},
-          {"control_peak_in_use", p.control().peak_in_use()}};
+          {"control_peak_in_use", p.control().peak_in_use()},
+          {"data_alloc_failures", p.data().alloc_failures()},
+          {"control_alloc_failures", p.control().alloc_failures()}};
 }
 
 nlohmann::ordered_json run_json(const std::string& command_line, double wall, Time simulated,

@@ -165,10 +165,12 @@ void request_realtime_stop() { g_stop.store(true, std::memory_order_relaxed); }
 
 Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,
                                  const std::string& command_line) {
-  auto sizes = runtime::size_pools(realtime_pool_config(s));
-  if (!sizes) return Error{"sizing the mbuf pools: " + sizes.error().message};
+  auto sizes = pool_sizes(s, realtime_pool_config(s));
+  if (!sizes) return Error{sizes.error().message};
   if (Status st = ensure_eal(s, sizes.value()); !st) return Error{st.message()};
-  auto pools = runtime::PoolSet::create(sizes.value(), &wire::payload_byte, fmt::format("rt{}", g_runs++));
+  // Realtime: an empty pool is a counted event in each stage and pool; the run goes on.
+  auto pools = runtime::PoolSet::create(sizes.value(), &wire::payload_byte, fmt::format("rt{}", g_runs++),
+                                        runtime::OnEmpty::kCount);
   if (!pools) return Error{pools.error().message};
   auto algorithm = registry.resolve(s.cc.algorithm);
   if (!algorithm) return Error{"cc.algorithm: " + algorithm.error().message};

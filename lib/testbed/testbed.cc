@@ -172,7 +172,7 @@ Status Testbed::make_switches(runtime::PoolSet& pools) {
       ports.push_back(sw::PortLinks{e.rx, e.tx});
     }
     uint64_t mix = s_.run.seed ^ (0x5157'0000ULL + i);
-    auto made = sw::Switch::make(node.config, std::move(ports), pools.control().mempool(),
+    auto made = sw::Switch::make(node.config, std::move(ports), &pools.control(),
                                  splitmix64(mix));
     if (!made) return Error{fmt::format("switch {}: {}", node.name, made.error().message)};
     switches_.push_back(std::move(made).value());

@@ -47,7 +47,7 @@ void BM_TwoHostsThroughASwitchDcqcn(benchmark::State& state) {
     sw::SwitchConfig cfg = sw::tuning_guide_config(2, Rate::gbps(100));
     cfg.routes = {sw::Route{testing::ip(1), 32, {0}}, sw::Route{testing::ip(2), 32, {1}}};
     auto sw = sw::Switch::make(cfg, {{&a_sw, &sw_a}, {&b_sw, &sw_b}},
-                               g_pools->control().mempool(), 1);
+                               &g_pools->control(), 1);
     HostConfig ca = testing::host_config("a", 1), cb = testing::host_config("b", 2);
     ca.check_icrc = cb.check_icrc = false;
     HostPools hp{&g_pools->data(), &g_pools->control()};

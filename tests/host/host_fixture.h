@@ -90,14 +90,15 @@ inline runtime::WireLinkConfig link(const std::string& name, Rate rate, Time pro
 }
 
 // Host A sends to host B over a cable (A.tx = a_to_b), optionally through a relay in
-// the A->B direction (then two cables: A - relay - B).
+// the A->B direction (then two cables: A - relay - B). Both hosts take their mbufs from
+// `own_pools` when given, else from the binary's shared pools().
 struct TwoHosts {
   TwoHosts(const cc::Controller& cc_a, const cc::Controller& cc_b, HostConfig ca,
            HostConfig cb, uint32_t qps, Rate rate = Rate::gbps(100),
-           Time prop = Time::us(1), bool relay = false)
+           Time prop = Time::us(1), bool relay = false, runtime::PoolSet* own_pools = nullptr)
       : ab(link("a->b", rate, prop)), ba(link("b->a", rate, prop)),
         rb(link("relay->b", rate, Time::zero())) {
-    runtime::PoolSet& p = pools();
+    runtime::PoolSet& p = own_pools != nullptr ? *own_pools : pools();
     HostPools hp{&p.data(), &p.control()};
     runtime::WireLink* b_in = relay ? &rb : &ab;
     a = std::move(Host::create(ca, {{&ab, &ba}}, cc_a, hp, qps)).value();

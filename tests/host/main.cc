@@ -3,7 +3,6 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
-#include <optional>
 
 #include "runtime/pool/eal.h"
 #include "runtime/pool/mbuf_pool_set.h"
@@ -11,7 +10,9 @@
 #include "wire/payload_pattern.h"
 
 namespace {
-std::optional<rtb::runtime::PoolSet> g_pools;
+// Deleted before the EAL stops; a death test's child exits without running its destructor
+// (its mempools would be freed after rte_exit() cleaned the EAL up).
+rtb::runtime::PoolSet* g_pools = nullptr;
 
 class LeakCheck : public ::testing::EmptyTestEventListener {
   void OnTestEnd(const ::testing::TestInfo& info) override {
@@ -48,12 +49,13 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "host_test: %s\n", pools.error().message.c_str());
     return 1;
   }
-  g_pools.emplace(std::move(pools).value());
+  g_pools = new rtb::runtime::PoolSet(std::move(pools).value());
   auto* leaks = new LeakCheck;
   ::testing::UnitTest::GetInstance()->listeners().Append(leaks);
   int result = RUN_ALL_TESTS();
   if (leaks->leaked) result = 1;
-  g_pools.reset();
+  delete g_pools;
+  g_pools = nullptr;
   (void)rtb::runtime::stop_eal();
   return result;
 }

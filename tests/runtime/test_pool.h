@@ -1,5 +1,7 @@
 // Frames for runtime tests: a small mbuf pool (created like the runtime's pools, with
-// RTE_MEMPOOL_F_NO_IOVA_CONTIG) and a helper that makes a frame of a given length.
+// RTE_MEMPOOL_F_NO_IOVA_CONTIG) and a helper that makes a frame of a given length; and an
+// MbufPool (fatal when empty, as in virtual time) for frames a stage under test builds
+// itself, such as a switch's PFC frames.
 #pragma once
 
 #include <rte_mbuf.h>
@@ -10,6 +12,8 @@
 #include <cstring>
 #include <stdexcept>
 #include <string>
+
+#include "runtime/pool/mbuf_pool.h"
 
 namespace rtb::runtime::testing {
 
@@ -46,5 +50,16 @@ inline rte_mbuf* make_frame(uint32_t len, uint8_t tag = 0) {
 }
 
 inline unsigned frames_in_use() { return rte_mempool_in_use_count(test_pool()); }
+
+// Never destroyed: it must outlive every test, and the EAL stops before static destructors.
+inline MbufPool& test_control_pool() {
+  static MbufPool* pool = [] {
+    auto p = MbufPool::create({.name = "runtime_test_ctrl", .count = 1023,
+                               .data_room = RTE_PKTMBUF_HEADROOM + 256});
+    if (!p) throw std::runtime_error(p.error().message);
+    return new MbufPool(std::move(p).value());
+  }();
+  return *pool;
+}
 
 }  // namespace rtb::runtime::testing

@@ -105,6 +105,19 @@ TEST(ScenarioSettings, LossyPoolBelowOneFrameIsRefusedByValidate) {
   EXPECT_THAT(e, HasSubstr("below one largest frame"));
 }
 
+TEST(ScenarioSettings, MbufCountsAreSizedUnlessGivenAndEchoedWhenGiven) {
+  const Scenario sized = load_ok(kSmall);
+  EXPECT_FALSE(sized.run.data_mbufs);
+  EXPECT_FALSE(sized.run.control_mbufs);
+  EXPECT_FALSE(sized.effective["run"].contains("data_mbufs"));
+  const Scenario given = load_ok(kSmall, {"run.data_mbufs=5000", "run.control_mbufs=300"});
+  EXPECT_EQ(given.run.data_mbufs, 5'000u);
+  EXPECT_EQ(given.run.control_mbufs, 300u);
+  EXPECT_EQ(given.effective["run"]["data_mbufs"], 5'000);
+  EXPECT_EQ(given.effective["run"]["control_mbufs"], 300);
+  EXPECT_THAT(load_error(kSmall, {"run.control_mbufs=0"}), HasSubstr("expected 1..4294967295"));
+}
+
 TEST(ScenarioSettings, EffectiveEchoesBytesAndNanoseconds) {
   const Expected<Scenario> s = load_scenario(tuning_path());
   ASSERT_TRUE(s.ok()) << s.error().message;

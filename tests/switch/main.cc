@@ -15,6 +15,10 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "switch_test: %u mbufs were not returned to the pool\n", in_use);
     result = 1;
   }
+  if (rtb::Status s = rtb::runtime::testing::test_control_pool().check_no_leaks(); !s) {
+    std::fprintf(stderr, "switch_test: %s\n", s.message().c_str());
+    result = 1;
+  }
   (void)rtb::runtime::stop_eal();
   return result;
 }

@@ -23,7 +23,7 @@ void BM_ForwardFrame(benchmark::State& state) {
     links.push_back({&cables.back()->ab, &cables.back()->ba});
     c.routes.push_back({testing::host_ip(i), 32, {static_cast<uint16_t>(i)}});
   }
-  auto sw = Switch::make(c, links, runtime::testing::test_pool(), 1);
+  auto sw = Switch::make(c, links, &runtime::testing::test_control_pool(), 1);
   if (!sw.ok()) {
     state.SkipWithError(sw.error().message.c_str());
     return;

@@ -122,7 +122,7 @@ struct Chain {
     SwitchConfig c = storm_config(2, watchdog, PfcWdConfig::Action::kDrop);
     c.name = std::move(name);
     c.routes = {{host_ip(0), 32, {0}}, {host_ip(1), 32, {1}}};
-    auto s = Switch::make(c, {left, right}, runtime::testing::test_pool(), 3);
+    auto s = Switch::make(c, {left, right}, &runtime::testing::test_control_pool(), 3);
     if (!s.ok()) throw std::runtime_error(s.error().message);
     return std::move(s.value());
   }

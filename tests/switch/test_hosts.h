@@ -200,7 +200,9 @@ inline rte_mbuf* roce_frame(int src, int dst, uint32_t psn, uint32_t payload = 1
 // Hosts 0..n-1 on switch ports 0..n-1, one cable each (host->switch, switch->host), a
 // /32 route per host; the scheduler runs hosts first, then the switch.
 struct Star {
-  Star(int n, SwitchConfig config, Time propagation = Time::ns(100)) {
+  // `control`: the switch's pool for PFC frames (default: the shared test pool).
+  Star(int n, SwitchConfig config, Time propagation = Time::ns(100),
+       runtime::MbufPool* control = &runtime::testing::test_control_pool()) {
     std::vector<PortLinks> links;
     for (int i = 0; i < n; ++i) {
       const Rate rate = config.ports[i].rate;
@@ -213,7 +215,7 @@ struct Star {
       config.routes.push_back({host_ip(i), 32, {static_cast<uint16_t>(i)}});
       config.ports[i].propagation = propagation;
     }
-    auto made = Switch::make(std::move(config), std::move(links), runtime::testing::test_pool(), 7);
+    auto made = Switch::make(std::move(config), std::move(links), control, 7);
     if (!made.ok()) throw std::runtime_error(made.error().message);
     sw = std::move(made.value());
     for (auto& h : hosts) {

@@ -56,6 +56,20 @@ senders = 4
 bytes = "2MB"
 )";
 
+// Virtual time: a pool too small for the scenario ends the run with the sizing message,
+// naming the key that set it, instead of faking packet loss.
+TEST(TestbedDeathTest, APoolTooSmallEndsAVirtualRunNamingTheKeyToRaise) {
+  auto s = scenario::load_scenario_text(kIncast, source_root() + "/scenarios/test.toml",
+                                        {"run.data_mbufs=32"});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  cc::Registry registry = cc::Registry::with_builtins();
+  EXPECT_EXIT((void)run_virtual(s.value(), registry, "testbed_test"),
+              ::testing::ExitedWithCode(EXIT_FAILURE),
+              "mbuf pool 'run[0-9]+_data' is exhausted: all 32 configured mbufs are in use.*"
+              "needs at least 33.*not packet loss: run.data_mbufs = 32 set its size \\(the "
+              "scenario's sizing gives [0-9]+\\); raise run.data_mbufs");
+}
+
 TEST(Testbed, SameScenarioAndSeedGiveAByteIdenticalSummary) {
   const RunReport a = run_text(kIncast);
   const RunReport b = run_text(kIncast);

@@ -27,7 +27,7 @@ std::string g_runtime_dir;
 
 // Removes this process's runtime folder when the EAL left it empty (with --no-shconf and
 // no telemetry it always is), so test runs do not pile up folders in /var/run/dpdk. Also
-// runs at exit(), which covers rte_exit() from alloc_or_die().
+// runs at exit(), which covers rte_exit() from an exhausted pool (MbufPool::alloc()).
 void remove_runtime_dir_if_empty() {
   std::error_code ec;
   if (!g_runtime_dir.empty() && std::filesystem::is_empty(g_runtime_dir, ec)) {

@@ -107,18 +107,21 @@ Expected<MbufPool> MbufPool::create(const MbufPoolSpec& spec) {
     for (uint32_t i = 0; i < ctx.payload.size(); ++i) ctx.payload[i] = spec.pattern(i);
   }
   rte_mempool_obj_iter(mp.value(), fill_payload, &ctx);
-  return MbufPool(mp.value(), spec.name);
+  return MbufPool(mp.value(), spec);
 }
 
 MbufPool::MbufPool(MbufPool&& o) noexcept
-    : mp_(std::exchange(o.mp_, nullptr)), name_(std::move(o.name_)),
-      peak_in_use_(o.peak_in_use_), alloc_failures_(o.alloc_failures_) {}
+    : mp_(std::exchange(o.mp_, nullptr)), name_(std::move(o.name_)), on_empty_(o.on_empty_),
+      resize_hint_(std::move(o.resize_hint_)), peak_in_use_(o.peak_in_use_),
+      alloc_failures_(o.alloc_failures_) {}
 
 MbufPool& MbufPool::operator=(MbufPool&& o) noexcept {
   if (this != &o) {
     if (mp_ != nullptr) rte_mempool_free(mp_);
     mp_ = std::exchange(o.mp_, nullptr);
     name_ = std::move(o.name_);
+    on_empty_ = o.on_empty_;
+    resize_hint_ = std::move(o.resize_hint_);
     peak_in_use_ = o.peak_in_use_;
     alloc_failures_ = o.alloc_failures_;
   }
@@ -143,19 +146,22 @@ void MbufPool::note_in_use() {
 
 rte_mbuf* MbufPool::alloc() {
   rte_mbuf* m = rte_pktmbuf_alloc(mp_);
-  if (m == nullptr) {
-    ++alloc_failures_;
-    peak_in_use_ = std::max(peak_in_use_, mp_->size);
-    return nullptr;
-  }
+  if (m == nullptr) [[unlikely]] return exhausted();
   note_in_use();
   frame_meta(m) = FrameMeta{};
   return m;
 }
 
-rte_mbuf* MbufPool::alloc_or_die() {
-  rte_mbuf* m = alloc();
-  if (m != nullptr) return m;
+rte_mbuf* MbufPool::exhausted() {
+  ++alloc_failures_;
+  peak_in_use_ = std::max(peak_in_use_, mp_->size);
+  if (on_empty_ == OnEmpty::kFatal) die_exhausted();
+  return nullptr;
+}
+
+// rte_exit() runs rte_eal_cleanup() and exit(), so atexit handlers (the runtime folder's
+// removal, eal.cc) still run.
+void MbufPool::die_exhausted() const {
   const std::string msg = exhaustion_message();
   std::fprintf(stderr, "rocetb: fatal configuration error: %s\n", msg.c_str());
   std::fflush(stderr);
@@ -166,10 +172,11 @@ std::string MbufPool::exhaustion_message() const {
   return fmt::format(
       "mbuf pool '{}' is exhausted: all {} configured mbufs are in use and another was "
       "needed, so this run needs at least {} (peak in use {}, {} failed allocations); in "
-      "virtual time that is a configuration error, not packet loss: raise the buffer or "
-      "in-flight bytes the pools are sized from (PoolConfig), or look for frames that are "
-      "never freed",
-      name_, mp_->size, uint64_t{mp_->size} + 1, peak_in_use_, alloc_failures_);
+      "virtual time that is a configuration error, not packet loss: {}",
+      name_, mp_->size, uint64_t{mp_->size} + 1, peak_in_use_, alloc_failures_,
+      resize_hint_.empty() ? "raise the buffer or in-flight bytes the pools are sized from "
+                             "(PoolConfig), or look for frames that are never freed"
+                           : resize_hint_);
 }
 
 Status MbufPool::check_no_leaks() const {

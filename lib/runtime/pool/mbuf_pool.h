@@ -8,16 +8,18 @@
 //    the headroom and append only the length, never touching payload bytes. The wire
 //    layer's mbuf builders (wire/mbuf_frame.h) restore the bytes a frame's tail (pad,
 //    ICRC) overwrote before the mbuf's next build, so every frame finds the pattern;
-//  - exhaustion: alloc() returns nullptr and counts it (realtime); alloc_or_die() ends the
-//    process with exhaustion_message() (virtual mode, where a missing mbuf is a
-//    configuration error and must never look like packet loss);
+//  - exhaustion follows one rule per pool, chosen once by the clock of the run (README.md
+//    beside this file): OnEmpty::kFatal (virtual time) ends the process with
+//    exhaustion_message(), because there a missing mbuf is a sizing error and must never
+//    look like packet loss; OnEmpty::kCount (realtime) counts it and alloc() returns
+//    nullptr, and the stage counts it too and builds the frame later or not at all;
 //  - peak in-use tracked on every alloc() (exact with cache_size 0, as in virtual mode;
 //    with caches, objects cached by other lcores count as in use).
 //
 // Public API:
 //   auto p = MbufPool::create({.name = "data", .count = n, .data_room = room,
 //                              .pattern = &wire::payload_byte});
-//   rte_mbuf* m = p.value().alloc();              // or alloc_or_die()
+//   rte_mbuf* m = p.value().alloc();              // nullptr only with OnEmpty::kCount
 //   frame_meta(m).flow_id = 7;
 //   rte_pktmbuf_free(m);                          // frees go straight to DPDK
 //   p.value().check_no_leaks();                   // Status naming the pool and the count
@@ -37,6 +39,12 @@ namespace rtb::runtime {
 // Byte `offset` of every payload (e.g. rtb::wire::payload_byte).
 using PayloadPattern = uint8_t (*)(uint32_t offset);
 
+// What alloc() does when the pool is empty. A run picks it once, from its clock.
+enum class OnEmpty : uint8_t {
+  kFatal,  // virtual time: stderr gets exhaustion_message(), the process exits (code 1)
+  kCount,  // realtime: alloc_failures() counts it, alloc() returns nullptr, the run goes on
+};
+
 struct MbufPoolSpec {
   std::string name;                  // unique in the process, at most 25 characters
   uint32_t count = 0;
@@ -45,6 +53,10 @@ struct MbufPoolSpec {
   PayloadPattern pattern = nullptr;  // nullptr: zero-filled (control frames)
   int socket = SOCKET_ID_ANY;
   bool iova_contiguous = false;      // true drops NO_IOVA_CONTIG (only to measure the cost)
+  OnEmpty on_empty = OnEmpty::kFatal;
+  // The end of exhaustion_message(): how this pool was sized and which setting gives it
+  // more mbufs (for a scenario run: the run.*_mbufs key). Empty: a generic hint.
+  std::string resize_hint;
 };
 
 class MbufPool {
@@ -59,14 +71,15 @@ class MbufPool {
   MbufPool& operator=(const MbufPool&) = delete;
   ~MbufPool();
 
-  // nullptr when empty (counted in alloc_failures()); metadata zeroed.
+  // An mbuf with its metadata zeroed. When the pool is empty: counted in
+  // alloc_failures(), then OnEmpty::kFatal ends the process with exhaustion_message() and
+  // OnEmpty::kCount returns nullptr.
   rte_mbuf* alloc();
-  // Virtual mode: an empty pool ends the process with exhaustion_message() on stderr.
-  rte_mbuf* alloc_or_die();
 
   // "mbuf pool 'X' is exhausted: all N configured mbufs are in use and another was
-  // needed, so the run needs at least N+1 ..." with what to change.
+  // needed, so the run needs at least N+1 ..." with the resize hint.
   std::string exhaustion_message() const;
+  OnEmpty on_empty() const { return on_empty_; }
   // Error naming the pool when mbufs are still in use (all must be back at the end).
   Status check_no_leaks() const;
 
@@ -81,11 +94,16 @@ class MbufPool {
   uint64_t memory_bytes() const;
 
  private:
-  MbufPool(rte_mempool* mp, std::string name) : mp_(mp), name_(std::move(name)) {}
+  MbufPool(rte_mempool* mp, const MbufPoolSpec& spec)
+      : mp_(mp), name_(spec.name), on_empty_(spec.on_empty), resize_hint_(spec.resize_hint) {}
   void note_in_use();
+  rte_mbuf* exhausted();
+  [[noreturn]] void die_exhausted() const;
 
   rte_mempool* mp_ = nullptr;
   std::string name_;
+  OnEmpty on_empty_ = OnEmpty::kFatal;
+  std::string resize_hint_;
   uint32_t peak_in_use_ = 0;
   uint64_t alloc_failures_ = 0;
 };

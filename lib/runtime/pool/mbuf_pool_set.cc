@@ -2,21 +2,37 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
+
 namespace rtb::runtime {
+namespace {
+
+// DPDK refuses a per-lcore cache whose flush threshold (1.5 x its size) exceeds the pool:
+// a pool sized by hand (run.data_mbufs) may be smaller than the cache the plan chose.
+uint32_t fitting_cache(uint32_t cache, uint32_t count) {
+  return std::min<uint32_t>(cache, static_cast<uint32_t>(uint64_t{count} * 2 / 3));
+}
+
+}  // namespace
 
 Expected<PoolSet> PoolSet::create(const PoolSizes& sizes, PayloadPattern data_pattern,
-                                  const std::string& prefix) {
+                                  const std::string& prefix, OnEmpty on_empty) {
   auto data = MbufPool::create({.name = prefix + "_data",
                                 .count = sizes.data_count,
                                 .data_room = sizes.data_room,
-                                .cache_size = sizes.cache_size,
-                                .pattern = data_pattern});
+                                .cache_size = fitting_cache(sizes.cache_size, sizes.data_count),
+                                .pattern = data_pattern,
+                                .on_empty = on_empty,
+                                .resize_hint = sizes.data_resize_hint});
   if (!data) return data.error();
   auto control = MbufPool::create({.name = prefix + "_ctrl",
                                    .count = sizes.control_count,
                                    .data_room = sizes.control_room,
-                                   .cache_size = sizes.cache_size,
-                                   .pattern = nullptr});
+                                   .cache_size = fitting_cache(sizes.cache_size, sizes.control_count),
+                                   .pattern = nullptr,
+                                   .on_empty = on_empty,
+                                   .resize_hint = sizes.control_resize_hint});
   if (!control) return control.error();
   return PoolSet(std::move(data).value(), std::move(control).value());
 }

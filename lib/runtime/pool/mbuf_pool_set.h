@@ -3,9 +3,9 @@
 //
 // Public API:
 //   auto sizes = size_pools(config);                       // mbuf_pool_sizing.h
-//   auto pools = PoolSet::create(sizes.value(), &wire::payload_byte, "rtb");
-//   rte_mbuf* d = pools.value().data().alloc_or_die();
-//   rte_mbuf* c = pools.value().control().alloc_or_die();
+//   auto pools = PoolSet::create(sizes.value(), &wire::payload_byte, "rtb", OnEmpty::kFatal);
+//   rte_mbuf* d = pools.value().data().alloc();
+//   rte_mbuf* c = pools.value().control().alloc();
 //   ...
 //   Status s = pools.value().check_no_leaks();             // names each pool that leaked
 #pragma once
@@ -20,9 +20,11 @@ namespace rtb::runtime {
 
 class PoolSet {
  public:
-  // Pools "<prefix>_data" (payload pattern) and "<prefix>_ctrl" (zero-filled).
+  // Pools "<prefix>_data" (payload pattern) and "<prefix>_ctrl" (zero-filled), both
+  // with `on_empty` (the run's clock decides it: README.md beside this file).
   static Expected<PoolSet> create(const PoolSizes& sizes, PayloadPattern data_pattern,
-                                  const std::string& prefix = "rtb");
+                                  const std::string& prefix = "rtb",
+                                  OnEmpty on_empty = OnEmpty::kFatal);
 
   MbufPool& data() { return data_; }
   MbufPool& control() { return control_; }

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "core/error.h"
 #include "core/units.h"
@@ -37,6 +38,10 @@ struct PoolSizes {
   uint32_t control_count = 0;
   uint16_t control_room = 0;
   uint32_t cache_size = 0;
+  // The end of each pool's exhaustion message (MbufPoolSpec::resize_hint): how the count
+  // was found and what to change for more. Empty: a generic hint.
+  std::string data_resize_hint;
+  std::string control_resize_hint;
 
   // Upper estimate of the memory both pools take (objects, rings, caches), for EAL -m.
   uint64_t memory_bytes() const;

@@ -19,9 +19,10 @@ uint8_t test_pattern(uint32_t i) { return static_cast<uint8_t>((i * 0x9Du) ^ (i 
 constexpr uint16_t kRoom2k = RTE_PKTMBUF_HEADROOM + 2048;
 
 MbufPool make_pool(const std::string& name, uint32_t count, PayloadPattern pattern = nullptr,
-                   uint16_t room = kRoom2k) {
+                   uint16_t room = kRoom2k, OnEmpty on_empty = OnEmpty::kCount,
+                   std::string hint = {}) {
   auto p = MbufPool::create({.name = name, .count = count, .data_room = room,
-                             .pattern = pattern});
+                             .pattern = pattern, .on_empty = on_empty, .resize_hint = hint});
   EXPECT_TRUE(p) << p.error().message;
   return std::move(p).value();
 }
@@ -159,14 +160,28 @@ TEST(PoolExhaustion, CountedFailureAndMessageWithNeededVersusConfigured) {
   EXPECT_TRUE(p.check_no_leaks());
 }
 
-TEST(PoolExhaustionDeathTest, AllocOrDieEndsTheRunWithTheMessage) {
-  MbufPool p = make_pool("die", 4);
+TEST(PoolExhaustionDeathTest, AFatalPoolEndsTheRunWithTheMessageAndTheHint) {
+  MbufPool p = make_pool("die", 4, nullptr, kRoom2k, OnEmpty::kFatal, "set run.data_mbufs");
+  EXPECT_EQ(p.on_empty(), OnEmpty::kFatal);
   std::vector<rte_mbuf*> held;
-  for (int k = 0; k < 4; ++k) held.push_back(p.alloc_or_die());
-  EXPECT_EXIT(p.alloc_or_die(), ::testing::ExitedWithCode(EXIT_FAILURE),
+  for (int k = 0; k < 4; ++k) held.push_back(p.alloc());
+  EXPECT_EXIT(p.alloc(), ::testing::ExitedWithCode(EXIT_FAILURE),
               "fatal configuration error: mbuf pool 'die' is exhausted: all 4 configured "
-              "mbufs are in use.*needs at least 5");
+              "mbufs are in use.*needs at least 5.*not packet loss: set run.data_mbufs");
   free_all(held);
+  EXPECT_TRUE(p.check_no_leaks());  // the child's allocation did not reach this process
+}
+
+TEST(PoolExhaustion, TheDefaultRuleIsFatal) {
+  auto p = MbufPool::create({.name = "default_rule", .count = 1, .data_room = kRoom2k});
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_EQ(p.value().on_empty(), OnEmpty::kFatal);
+  PoolSizes sizes{.data_count = 2, .data_room = kRoom2k, .control_count = 2,
+                  .control_room = RTE_PKTMBUF_HEADROOM + 128, .cache_size = 0};
+  auto set = PoolSet::create(sizes, test_pattern, "rule", OnEmpty::kCount);
+  ASSERT_TRUE(set) << set.error().message;
+  EXPECT_EQ(set.value().data().on_empty(), OnEmpty::kCount);
+  EXPECT_EQ(set.value().control().on_empty(), OnEmpty::kCount);
 }
 
 TEST(PoolPeak, TracksTheHighestInUseCount) {
