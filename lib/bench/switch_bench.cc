@@ -109,6 +109,8 @@ void add_figures(BenchReport& rep, const SwitchRig& r, const realtime::RealtimeS
   rep.details["source"] = {{"rx_frames", r.source_bridge->counters().rx_frames},
                            {"port", r.source->stats_json()}};
   rep.details["realtime"] = st.to_json();
+  rep.details["pools"] = {{"data_alloc_failures", r.pools.data().alloc_failures()},
+                          {"control_alloc_failures", r.pools.control().alloc_failures()}};
 }
 
 Status measure(SwitchRig& rig, const SwitchOptions& o, BenchReport& rep) {
@@ -148,7 +150,9 @@ Expected<BenchReport> run_switch(const SwitchOptions& o) {
                 {"catch_up_ns", o.catch_up.ps() / 1000}, {"lcore", o.lcore},
                 {"seconds", o.duration.s_f()}, {"rate_gbps", o.rate.bps() / 1e9}};
   Status result;
-  auto pools = runtime::PoolSet::create(pool_sizes(o), &wire::payload_byte, fmt::format("sw{}", run));
+  // Realtime: an empty pool is counted and the run goes on (lib/runtime/pool/README.md).
+  auto pools = runtime::PoolSet::create(pool_sizes(o), &wire::payload_byte, fmt::format("sw{}", run),
+                                        runtime::OnEmpty::kCount);
   if (!pools) result = Error{pools.error().message};
   if (result) {
     {  // the rig (and the source PMD's copy of the capture) goes before the leak check

@@ -98,7 +98,9 @@ TxRig::~TxRig() { (void)finish(); }
 
 Expected<std::unique_ptr<TxRig>> TxRig::create(const TxRigSpec& spec, const cc::Controller& cc) {
   if (Status s = check_rig(spec); !s) return Error{s.message()};
-  auto pools = runtime::PoolSet::create(rig_pool_sizes(spec.payload), &wire::payload_byte, spec.pools);
+  // Realtime: an empty pool is counted and the run goes on (lib/runtime/pool/README.md).
+  auto pools = runtime::PoolSet::create(rig_pool_sizes(spec.payload), &wire::payload_byte, spec.pools,
+                                        runtime::OnEmpty::kCount);
   if (!pools) return Error{pools.error().message};
   std::unique_ptr<TxRig> rig(new TxRig(spec, std::move(pools).value()));
   if (Status s = rig->build(cc); !s) return Error{s.message()};
@@ -170,7 +172,9 @@ nlohmann::ordered_json TxRig::to_json(double wall_seconds) const {
           {"retransmitted_frames", retransmitted},
           {"timeouts", timeouts},
           {"failed_qps", failed},
-          {"cnp_handled", cnps}};
+          {"cnp_handled", cnps},
+          {"tx_nombuf_data", host_->counters().tx_nombuf_data},
+          {"data_alloc_failures", pools_.data().alloc_failures()}};
 }
 
 Status TxRig::finish() {
