@@ -1,8 +1,9 @@
 // A realtime run placed on two lcores (lib/testbed/README.md, one owner per piece of
-// state): the eight senders of the default incast on lcore 0, the switch and the receiver
-// on lcore 1, so every flow's sender and receiver are sampled by different lcores and a
-// "set" command must reach the controllers of both. One EAL for the binary, main lcore 0
-// and worker lcore 1. scripts/tsan.sh runs this binary built with ThreadSanitizer.
+// state): of the default incast's eight senders, h0-h3 on lcore 0 and h4-h7 with the
+// switch and the receiver h8 on lcore 1. Flows 0-3 are sampled in two parts (sender on 0,
+// receiver on 1), flows 4-7 whole on lcore 1, and a "set" command must reach the senders'
+// controllers on both lcores. One EAL for the binary, main lcore 0 and worker lcore 1.
+// scripts/tsan.sh runs this binary built with ThreadSanitizer.
 //
 // The assertions are functional (what the samples and commands say), never about speed:
 // on a shared machine the run may be starved and report itself invalid, which changes
@@ -30,7 +31,7 @@ Expected<RunReport> run_on_two_lcores() {
   auto s = scenario::load_scenario(
       source_root() + "/scenarios/default.toml",
       {"run.clock=\"realtime\"", "run.duration=1ms", "run.warmup=100us", "run.sample_interval=20us",
-       "realtime.dilation=2000", "realtime.lcores=[0, 1]", "realtime.place={ sw0 = 1, h8 = 1 }",
+       "realtime.dilation=2000", "realtime.lcores=[0, 1]", "realtime.place={ h4 = 1, h5 = 1, h6 = 1, h7 = 1, h8 = 1, sw0 = 1 }",
        "realtime.commands=[{ at = \"200us\", command = \"set rp_ai_rate 50000\" }, "
        "{ at = \"400us\", command = \"set rp_hai_rate 100000\" }]"});
   if (!s) return Error{s.error().message};
@@ -57,9 +58,13 @@ TEST_F(TwoLcores, EachLcoreSamplesItsOwnStagesIntoItsOwnChannel) {
   for (size_t i = 0; i < 2; ++i) {
     SCOPED_TRACE(lcores[i].dump());
     EXPECT_EQ(lcores[i]["lcore"], i);
-    EXPECT_GT(lcores[i]["flow_samples"].get<uint64_t>(), 0u);  // senders on 0, receiver on 1
+    EXPECT_GT(lcores[i]["flow_samples"].get<uint64_t>(), 0u);
     EXPECT_EQ(lcores[i]["flow_samples_lost"], 0);
   }
+  // Lcore 0 samples the sender parts of flows 0-3, lcore 1 the receiver parts of those
+  // and flows 4-7 whole: twice as many.
+  const uint64_t on0 = lcores[0]["flow_samples"], on1 = lcores[1]["flow_samples"];
+  EXPECT_NEAR(static_cast<double>(on1), 2.0 * static_cast<double>(on0), 8.0) << on0 << " " << on1;
   EXPECT_EQ(lcores[0]["queue_samples"], 0);  // the switch is on lcore 1
   EXPECT_GT(lcores[1]["queue_samples"].get<uint64_t>(), 0u);
   EXPECT_EQ(report_->run["samples_lost"], 0);

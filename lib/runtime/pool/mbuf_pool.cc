@@ -111,22 +111,37 @@ Expected<MbufPool> MbufPool::create(const MbufPoolSpec& spec) {
 }
 
 MbufPool::MbufPool(MbufPool&& o) noexcept
-    : mp_(std::exchange(o.mp_, nullptr)), name_(std::move(o.name_)),
-      peak_in_use_(o.peak_in_use_), alloc_failures_(o.alloc_failures_) {}
+    : mp_(std::exchange(o.mp_, nullptr)), name_(std::move(o.name_)), counters_(std::move(o.counters_)) {}
 
 MbufPool& MbufPool::operator=(MbufPool&& o) noexcept {
   if (this != &o) {
     if (mp_ != nullptr) rte_mempool_free(mp_);
     mp_ = std::exchange(o.mp_, nullptr);
     name_ = std::move(o.name_);
-    peak_in_use_ = o.peak_in_use_;
-    alloc_failures_ = o.alloc_failures_;
+    counters_ = std::move(o.counters_);
   }
   return *this;
 }
 
 MbufPool::~MbufPool() {
   if (mp_ != nullptr) rte_mempool_free(mp_);
+}
+
+MbufPool::LcoreCounters& MbufPool::mine() {
+  const unsigned lcore = rte_lcore_id();
+  return (*counters_)[lcore < RTE_MAX_LCORE ? lcore : RTE_MAX_LCORE];
+}
+
+uint32_t MbufPool::peak_in_use() const {
+  uint32_t peak = 0;
+  for (const LcoreCounters& c : *counters_) peak = std::max(peak, c.peak_in_use);
+  return peak;
+}
+
+uint64_t MbufPool::alloc_failures() const {
+  uint64_t n = 0;
+  for (const LcoreCounters& c : *counters_) n += c.alloc_failures;
+  return n;
 }
 
 // In use = size - (objects in the pool's ring + this lcore's cache). O(1): it does not
@@ -138,14 +153,16 @@ void MbufPool::note_in_use() {
     avail += c->len;
   }
   const uint32_t used = mp_->size > avail ? mp_->size - avail : 0;
-  peak_in_use_ = std::max(peak_in_use_, used);
+  uint32_t& peak = mine().peak_in_use;
+  peak = std::max(peak, used);
 }
 
 rte_mbuf* MbufPool::alloc() {
   rte_mbuf* m = rte_pktmbuf_alloc(mp_);
   if (m == nullptr) {
-    ++alloc_failures_;
-    peak_in_use_ = std::max(peak_in_use_, mp_->size);
+    LcoreCounters& c = mine();
+    ++c.alloc_failures;
+    c.peak_in_use = std::max(c.peak_in_use, mp_->size);
     return nullptr;
   }
   note_in_use();
@@ -169,7 +186,7 @@ std::string MbufPool::exhaustion_message() const {
       "virtual time that is a configuration error, not packet loss: raise the buffer or "
       "in-flight bytes the pools are sized from (PoolConfig), or look for frames that are "
       "never freed",
-      name_, mp_->size, uint64_t{mp_->size} + 1, peak_in_use_, alloc_failures_);
+      name_, mp_->size, uint64_t{mp_->size} + 1, peak_in_use(), alloc_failures());
 }
 
 Status MbufPool::check_no_leaks() const {
