@@ -8,7 +8,7 @@ packages=(
   dpdk dpdk-dev libdpdk-dev libibverbs-dev libboost-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libtomlplusplus-dev
   nlohmann-json3-dev libpcap-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev libtsan2
   tshark python3-scapy python3-matplotlib
   iproute2 git
 )

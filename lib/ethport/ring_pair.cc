@@ -96,6 +96,8 @@ Expected<std::pair<std::unique_ptr<EthPort>, std::unique_ptr<EthPort>>> EthPort:
     ports[i]->id_ = static_cast<uint16_t>(id);
     ports[i]->owns_vdev_ = true;
     ports[i]->rings_ = shared;
+    ports[i]->tx_sync_ = tx_of[i];
+    ports[i]->rx_sync_ = rx_of[i];
     PortSpec spec{.device = ports[i]->name_, .rx_descriptors = 64, .tx_descriptors = 64};
     if (Status s = ports[i]->configure(spec, shared->placeholder_pool->mempool()); !s) {
       return Error{s.message()};

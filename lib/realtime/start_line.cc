@@ -34,6 +34,7 @@ void StartLine::wait(bool main_idle) {
     }
     rte_eal_wait_lcore(lcore);
   }
+  while (done_.load(std::memory_order_acquire) < lcores_.size()) rte_pause();  // already there
 }
 
 int StartLine::worker_main(void* arg) {
@@ -41,6 +42,7 @@ int StartLine::worker_main(void* arg) {
   s.line->ready_.fetch_add(1, std::memory_order_release);
   while (!s.line->go_.load(std::memory_order_acquire)) rte_pause();
   s.launch.loop->run(*s.launch.clock, s.launch.until, *s.launch.stop);
+  s.line->done_.fetch_add(1, std::memory_order_release);
   return 0;
 }
 

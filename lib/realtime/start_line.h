@@ -36,7 +36,9 @@ class StartLine {
   // Every launched worker starts its loop.
   void release() { go_.store(true, std::memory_order_release); }
   // Until every launched loop has ended. An idle main thread sleeps between checks instead
-  // of spinning in rte_eal_wait_lcore (on a small machine its core is someone's).
+  // of spinning in rte_eal_wait_lcore (on a small machine its core is someone's). Returns
+  // with every worker's writes visible here: each worker counts itself done (release) and
+  // this acquires the count, in C++ atomics a race detector sees, not only inside the EAL.
   void wait(bool main_idle);
 
   const std::string& error() const { return error_; }
@@ -52,6 +54,7 @@ class StartLine {
   std::vector<unsigned> lcores_;
   std::atomic<unsigned> ready_{0};
   std::atomic<bool> go_{false};
+  std::atomic<unsigned> done_{0};
   std::string error_;
 };
 

@@ -3,23 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <set>
 
 namespace rtb::testbed {
 namespace {
-
-// The hosts' lcore: one controller serves them all, so they must share one.
-Expected<unsigned> hosts_lcore(const scenario::Scenario& s) {
-  std::set<unsigned> lcores;
-  for (const scenario::NodeRef& n : s.realtime.nodes) {
-    if (n.kind == scenario::NodeKind::kHost) lcores.insert(s.realtime.lcore_of(n));
-  }
-  if (lcores.size() > 1) {
-    return Error{"realtime.commands: \"set\" changes the controller every host of this process "
-                 "shares, so its hosts must be on one lcore: place them together"};
-  }
-  return lcores.empty() ? s.realtime.lcores.front() : *lcores.begin();
-}
 
 cc::ParamValue as_param(double v) {
   if (std::nearbyint(v) == v && std::fabs(v) < 9e15) return static_cast<int64_t>(v);
@@ -28,13 +14,9 @@ cc::ParamValue as_param(double v) {
 
 }  // namespace
 
-RealtimeCommands::RealtimeCommands(const scenario::Scenario& s, cc::Controller& live)
-    : commands_(s.realtime.commands), live_(live), original_(live) {}
-
-Expected<std::unique_ptr<RealtimeCommands>> RealtimeCommands::prepare(const scenario::Scenario& s,
-                                                                     const cc::Algorithm& algorithm,
-                                                                     cc::Controller& live) {
-  std::unique_ptr<RealtimeCommands> c(new RealtimeCommands(s, live));
+Expected<std::unique_ptr<RealtimeCommands>> RealtimeCommands::prepare(
+    const scenario::Scenario& s, const cc::Algorithm& algorithm, std::vector<LcoreController>& targets) {
+  std::unique_ptr<RealtimeCommands> c(new RealtimeCommands(s));
   cc::ParamMap params = s.cc.params;
   bool any_set = false;
   for (size_t i = 0; i < c->commands_.size(); ++i) {
@@ -51,18 +33,35 @@ Expected<std::unique_ptr<RealtimeCommands>> RealtimeCommands::prepare(const scen
     c->prepared_.push_back(std::make_unique<cc::Controller>(std::move(configured).value()));
     any_set = true;
   }
-  if (any_set) {
-    auto lcore = hosts_lcore(s);
-    if (!lcore) return Error{lcore.error().message};
-    c->lcore_ = lcore.value();
-    cc::Controller& target = c->live_;
-    c->stage_ = std::make_unique<realtime::ControlStage>(
-        "commands", c->channel_, [&target](const realtime::ControlRequest& r, Time) {
-          target.adopt_params(*static_cast<const cc::Controller*>(r.payload));
-        });
-  }
   c->issued_at_.assign(c->commands_.size(), Time::never());
+  if (!any_set) return c;
+  for (LcoreController& t : targets) {
+    c->originals_.push_back(*t.controller);
+    cc::Controller& mine = *t.controller;
+    auto channel = std::make_unique<realtime::ControlChannel>();
+    auto stage = std::make_unique<realtime::ControlStage>(
+        fmt::format("commands{}", t.lcore), *channel, [&mine](const realtime::ControlRequest& r, Time) {
+          mine.adopt_params(*static_cast<const cc::Controller*>(r.payload));
+        });
+    c->targets_.push_back(Target{t.lcore, std::move(channel), std::move(stage)});
+  }
   return c;
+}
+
+std::vector<Placed> RealtimeCommands::placements() const {
+  std::vector<Placed> v;
+  for (const Target& t : targets_) v.push_back({t.stage.get(), t.lcore});
+  return v;
+}
+
+// All or nothing, so that every lcore sees the same commands in the same order: the
+// control thread is each channel's only producer, so room() cannot shrink meanwhile.
+bool RealtimeCommands::push_everywhere(const realtime::ControlRequest& r) {
+  for (const Target& t : targets_) {
+    if (t.channel->room() == 0) return false;
+  }
+  for (Target& t : targets_) t.channel->push(r);
+  return true;
 }
 
 void RealtimeCommands::issue(Time now, const std::function<void()>& stop) {
@@ -74,7 +73,7 @@ void RealtimeCommands::issue(Time now, const std::function<void()>& stop) {
       auto request = realtime::set_param_request(cmd.param.substr(0, realtime::ControlRequest::kMaxKeyLength),
                                                  cmd.value);
       request.value().payload = prepared_[next_].get();
-      if (!channel_.push(request.value())) return;  // full: try again next period
+      if (!push_everywhere(request.value())) return;  // full: try again next period
     }
     issued_at_[next_++] = now;
   }
@@ -82,19 +81,26 @@ void RealtimeCommands::issue(Time now, const std::function<void()>& stop) {
 
 nlohmann::ordered_json RealtimeCommands::to_json() const {
   nlohmann::ordered_json out = nlohmann::ordered_json::array();
-  uint64_t handled = stage_ ? stage_->handled() : 0;
+  uint64_t sets_before = 0;  // "set" commands before this one: each stage handles them in order
   for (size_t i = 0; i < commands_.size(); ++i) {
     const bool issued = !issued_at_[i].is_never();
-    bool applied = issued && commands_[i].param.empty();
-    if (issued && !commands_[i].param.empty() && handled > 0) {
-      applied = true;
-      --handled;
+    const bool is_set = !commands_[i].param.empty();
+    nlohmann::ordered_json lcores = nlohmann::ordered_json::array();
+    bool applied = issued;
+    if (is_set) {
+      for (const Target& t : targets_) {
+        const bool here = issued && t.stage->handled() > sets_before;
+        if (here) lcores.push_back(t.lcore);
+        applied = applied && here;
+      }
+      ++sets_before;
     }
     out.push_back({{"at_ns", static_cast<double>(commands_[i].at.ps()) / 1e3},
                    {"command", commands_[i].command},
                    {"issued_at_ns", issued ? nlohmann::ordered_json(static_cast<double>(issued_at_[i].ps()) / 1e3)
                                            : nlohmann::ordered_json(nullptr)},
-                   {"applied", applied}});
+                   {"applied", applied},
+                   {"applied_on_lcores", std::move(lcores)}});
   }
   return out;
 }

@@ -1,7 +1,9 @@
 // One realtime run (design.md "Time", realtime; lib/realtime/README.md): the same stages
-// as run_virtual, placed on lcores and polled against the calibrated TSC. Samples leave
-// the sampler's lcore through lock-free channels to the control thread; the run measures
-// its own lateness and marks itself invalid when it exceeds the scenario's budget.
+// as run_virtual, placed on lcores and polled against the calibrated TSC. Each lcore
+// samples its own stages and sends the samples through its own lock-free channels to the
+// control thread (lcore_samplers.h); each lcore's hosts adopt new CC parameters on that
+// lcore (realtime_commands.h). The run measures its own lateness and marks itself invalid
+// when it exceeds the scenario's budget.
 #include <rte_version.h>
 
 #include <fmt/format.h>
@@ -10,13 +12,12 @@
 #include <atomic>
 #include <chrono>
 #include <thread>
-#include <memory>
 
-#include "realtime/channel.h"
 #include "realtime/realtime_scheduler.h"
 #include "realtime/tsc_clock.h"
 #include "runtime/pool/eal.h"
 #include "runtime/pool/mbuf_pool_set.h"
+#include "testbed/lcore_samplers.h"
 #include "testbed/pool_plan.h"
 #include "testbed/realtime_commands.h"
 #include "testbed/run.h"
@@ -34,29 +35,6 @@ uint32_t g_runs = 0;              // pool names must be unique in the process
 
 constexpr uint32_t kRingFrames = 1024;  // EthPort::ring_pair's default ring size
 constexpr uint32_t kAfPacketRxBytes = 2016;  // DPDK 22.11 net_af_packet, framesz 2048
-
-// Samples cross from the sampler's lcore to the control thread; a full channel loses the
-// sample and counts it (the control thread drains every millisecond).
-class ChannelSink final : public SampleSink {
- public:
-  void flow(const FlowSample& x) override { lost_ += flows_->push(x) ? 0 : 1; }
-  void queue(const QueueSample& x) override { lost_ += queues_->push(x) ? 0 : 1; }
-  // Control thread.
-  void drain(RunReport& r) {
-    FlowSample f;
-    while (flows_->pop(f)) r.flow_samples.push_back(f);
-    QueueSample q;
-    while (queues_->pop(q)) r.queue_samples.push_back(q);
-  }
-  uint64_t lost() const { return lost_; }  // after the run
-
- private:
-  std::unique_ptr<realtime::Channel<FlowSample, 8192>> flows_ =
-      std::make_unique<realtime::Channel<FlowSample, 8192>>();
-  std::unique_ptr<realtime::Channel<QueueSample, 32768>> queues_ =
-      std::make_unique<realtime::Channel<QueueSample, 32768>>();
-  uint64_t lost_ = 0;
-};
 
 uint32_t cut_cables(const scenario::Scenario& s) {
   uint32_t n = 0;
@@ -188,22 +166,19 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     auto testbed = Testbed::build_realtime(s, pools.value(), cc.value());
     if (!testbed) return Error{testbed.error().message};
     Testbed& t = *testbed.value();
-    ChannelSink sink;
-    Sampler sampler(t, s.run.sample_interval, s.run.warmup, s.run.duration, &sink);
-    auto commands = RealtimeCommands::prepare(s, algorithm.value(), cc.value());
+    LcoreSamplers samplers(t, s.run.sample_interval, s.run.warmup, s.run.duration);
+    auto commands = RealtimeCommands::prepare(s, algorithm.value(), t.lcore_controllers());
     if (!commands) return Error{commands.error().message};
     realtime::RealtimeScheduler scheduler;
     scheduler.set_stall_rule(stall_threshold(s), kMaxStalledFraction);
     scheduler.set_catch_up({.window = catch_up_window(s), .max_polls = s.realtime.burst});
-    for (const Placed& p : t.placements()) scheduler.add(*p.stage, p.lcore);
-    // The sampler beside the first switch (it reads the queues most often).
-    scheduler.add(sampler, s.topology.switches.empty() ? s.realtime.lcores.front()
-                                                       : s.realtime.lcore_of_switch.front());
-    if (auto* stage = commands.value()->stage()) scheduler.add(*stage, commands.value()->lcore());
+    for (const auto& placed : {t.placements(), samplers.placements(), commands.value()->placements()}) {
+      for (const Placed& p : placed) scheduler.add(*p.stage, p.lcore);
+    }
     g_stop.store(false, std::memory_order_relaxed);
     if (Status w = wait_for_start(s.realtime.start_at_unix_ms); !w) return Error{w.message()};
     auto control = [&] {
-      sink.drain(report);
+      samplers.drain();
       commands.value()->issue(clock.now(), [&] { scheduler.request_stop(); });
       if (g_stop.load(std::memory_order_relaxed)) scheduler.request_stop();
     };
@@ -211,7 +186,8 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     if (!stats) return Error{stats.error().message};
     const realtime::RealtimeStats& st = stats.value();
     const Time end = st.simulated;
-    report.summary = summarize(t, sampler, end);
+    samplers.finish(report);
+    report.summary = summarize(t, samplers, end);
     report.summary["clock"] = "realtime";
     if (!s.realtime.role.empty()) report.summary["role"] = s.realtime.role;
     report.summary["valid"] = st.lateness.valid;
@@ -220,7 +196,8 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     report.run = run_json(command_line, st.wall_seconds, end, t.frame_hops(), st.polls);
     report.run["realtime"] = st.to_json();
     report.run["clock"] = clock.to_json();
-    report.run["samples_lost"] = sink.lost();
+    report.run["samples_lost"] = samplers.lost();
+    report.run["sampling"] = samplers.to_json();
     report.run["commands"] = commands.value()->to_json();
     nlohmann::ordered_json bridges = nlohmann::ordered_json::array();
     for (const auto& b : t.bridges()) {
@@ -231,7 +208,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     }
     report.run["bridges"] = std::move(bridges);
     report.run["pools"] = pools_json(sizes.value(), pools.value());
-    report.cc_state_names = sampler.cc_state_names();
+    report.cc_state_names = samplers.cc_state_names();
   }  // the testbed drains every queue, link, bridge and port here
   if (Status st = pools.value().check_no_leaks(); !st) {
     return Error{"internal error: mbufs leaked by the run: " + st.message()};

@@ -4,9 +4,42 @@
 
 namespace rtb::testbed {
 
-Sampler::Sampler(Testbed& testbed, Time interval, Time warmup, Time end, SampleSink* sink)
-    : Stage("sampler"), t_(testbed), sink_(sink), interval_(interval), warmup_(warmup), end_(end),
-      next_(interval) {
+SampleScope SampleScope::all(const Testbed& t) {
+  const scenario::Scenario& s = t.scenario();
+  SampleScope scope;
+  for (uint32_t h = 0; h < s.topology.hosts.size(); ++h) scope.hosts.push_back(t.has_host(h));
+  for (uint32_t w = 0; w < s.topology.switches.size(); ++w) scope.switches.push_back(t.has_switch(w));
+  return scope;
+}
+
+SampleScope SampleScope::on_lcore(const Testbed& t, unsigned lcore) {
+  const scenario::RealtimeConfig& r = t.scenario().realtime;
+  SampleScope scope = all(t);
+  for (uint32_t h = 0; h < scope.hosts.size(); ++h) {
+    scope.hosts[h] = scope.hosts[h] && r.lcore_of_host[h] == lcore;
+  }
+  for (uint32_t w = 0; w < scope.switches.size(); ++w) {
+    scope.switches[w] = scope.switches[w] && r.lcore_of_switch[w] == lcore;
+  }
+  return scope;
+}
+
+bool SampleScope::empty() const {
+  return std::find(hosts.begin(), hosts.end(), true) == hosts.end() &&
+         std::find(switches.begin(), switches.end(), true) == switches.end();
+}
+
+Sampler::Sampler(Testbed& testbed, Time interval, Time warmup, Time end)
+    : Sampler("sampler", testbed, SampleScope::all(testbed), interval, warmup, end, nullptr) {}
+
+Sampler::Sampler(std::string name, Testbed& testbed, SampleScope scope, Time interval, Time warmup,
+                 Time end, SampleSink& sink)
+    : Sampler(std::move(name), testbed, std::move(scope), interval, warmup, end, &sink) {}
+
+Sampler::Sampler(std::string name, Testbed& testbed, SampleScope scope, Time interval, Time warmup,
+                 Time end, SampleSink* sink)
+    : Stage(std::move(name)), t_(testbed), scope_(std::move(scope)), sink_(sink),
+      interval_(interval), warmup_(warmup), end_(end), next_(interval) {
   const scenario::Scenario& s = t_.scenario();
   for (const scenario::Flow& f : s.flows) priorities_ |= static_cast<uint8_t>(1u << f.priority);
   last_bytes_.assign(s.flows.size(), 0);
@@ -16,7 +49,7 @@ Sampler::Sampler(Testbed& testbed, Time interval, Time warmup, Time end, SampleS
   const size_t samples = end / interval + 1;
   for (size_t i = 0; i < depth_.size(); ++i) {
     depth_[i].resize(s.topology.switches[i].port_links.size());
-    if (sink_ == nullptr) continue;  // virtual time: grow as needed
+    if (sink_ == nullptr || !scope_.switches[i]) continue;  // virtual time: grow as needed
     for (auto& port : depth_[i]) port.reserve(samples);
   }
 }
@@ -33,36 +66,42 @@ void Sampler::emit(const QueueSample& x) {
 
 void Sampler::poll(Time now) {
   if (now < next_) return;
-  if (!warmup_taken_ && now >= warmup_) {
-    for (size_t f = 0; f < at_warmup_.size(); ++f) {
-      const FlowQps& q = t_.flow_qps(static_cast<uint32_t>(f));
-      const uint32_t dst = t_.scenario().flows[f].dst;
-      if (t_.has_host(dst)) at_warmup_[f] = t_.host(dst).qp(q.dst_qp).counters.payload_bytes_received;
-    }
-    warmup_taken_ = true;
-  }
+  if (!warmup_taken_ && now >= warmup_) take_warmup();
+  ++tick_;
   sample_flows(now);
   sample_queues(now);
   next_ = next_ + interval_;
   if (next_ > end_) next_ = Time::never();
 }
 
-// A flow split across processes is sampled on each side for what that side has: the
-// sender's rate and state, the receiver's bytes (scripts/merge_results.py joins them).
+void Sampler::take_warmup() {
+  for (size_t f = 0; f < at_warmup_.size(); ++f) {
+    const uint32_t dst = t_.scenario().flows[f].dst;
+    if (!scope_.hosts[dst]) continue;
+    at_warmup_[f] = t_.host(dst).qp(t_.flow_qps(static_cast<uint32_t>(f)).dst_qp).counters.payload_bytes_received;
+  }
+  warmup_taken_ = true;
+}
+
+// A flow is sampled by each scope for the end it has: the sender's rate and state, the
+// receiver's bytes. Both ends in one scope give one whole sample; ends on two lcores, or
+// in two processes (scripts/merge_results.py joins those), give a part each.
 void Sampler::sample_flows(Time now) {
   const scenario::Scenario& s = t_.scenario();
   for (uint32_t f = 0; f < s.flows.size(); ++f) {
     const FlowQps& q = t_.flow_qps(f);
-    const bool has_src = t_.has_host(s.flows[f].src), has_dst = t_.has_host(s.flows[f].dst);
+    const bool has_src = scope_.hosts[s.flows[f].src], has_dst = scope_.hosts[s.flows[f].dst];
     if (!has_src && !has_dst) continue;
     FlowSample x;
     x.at = now;
+    x.tick = tick_;
     x.flow = f;
     if (has_dst) {
       const uint64_t bytes = t_.host(s.flows[f].dst).qp(q.dst_qp).counters.payload_bytes_received;
       x.throughput_gbps = static_cast<double>(bytes - last_bytes_[f]) * 8.0 / interval_.s_f() / 1e9;
       x.bytes_received = bytes;
       last_bytes_[f] = bytes;
+      x.parts |= FlowSample::kReceiverPart;
     }
     if (has_src) {
       const host::Host& src = t_.host(s.flows[f].src);
@@ -72,6 +111,7 @@ void Sampler::sample_flows(Time now) {
       const cc::Controller::StateView v = src.controller().describe_state(src.cc_state(q.src_qp), now);
       x.cc_state_count = static_cast<uint32_t>(v.count);
       for (size_t i = 0; i < v.count; ++i) x.cc_state[i] = v.fields[i].value;
+      x.parts |= FlowSample::kSenderPart;
     }
     emit(x);
   }
@@ -79,7 +119,7 @@ void Sampler::sample_flows(Time now) {
 
 void Sampler::sample_queues(Time now) {
   for (uint32_t sw = 0; sw < depth_.size(); ++sw) {
-    if (!t_.has_switch(sw)) continue;
+    if (!scope_.switches[sw]) continue;
     const sw::SwitchCounters c = t_.switch_at(sw).counters(now);
     for (uint16_t port = 0; port < depth_[sw].size(); ++port) {
       uint64_t total = 0;
@@ -87,7 +127,7 @@ void Sampler::sample_queues(Time now) {
         const sw::QueueCounters& qc = c.ports[port].queues[q];
         total += qc.depth_bytes;
         if (((priorities_ >> q) & 1u) == 0) continue;
-        emit(QueueSample{now, sw, port, q, qc.depth_bytes, qc.ecn_marked_packets, qc.dropped_packets,
+        emit(QueueSample{now, tick_, sw, port, q, qc.depth_bytes, qc.ecn_marked_packets, qc.dropped_packets,
                          !t_.switch_tx(sw, port).may_start(q, now)});
       }
       if (now >= warmup_) depth_[sw][port].push_back(total);

@@ -2,7 +2,9 @@
 // interval and records, for every flow, the rate its algorithm set, the throughput it
 // achieved over the interval and the algorithm's own state; and for every switch egress
 // queue in use, its depth, ECN marks, drops and whether it is paused. It only reads the
-// other stages (virtual time: one lcore, polled between them).
+// stages of its scope (style habit 7): in virtual time every stage (one thread, polled
+// between them); in realtime those on its own lcore (lcore_samplers.h: one sampler per
+// lcore, the parts of a flow's sample joined after the run by sample_merge.h).
 #pragma once
 
 #include <array>
@@ -20,8 +22,15 @@ namespace rtb::testbed {
 // Plain values (trivially copyable): in realtime runs samples cross from the worker lcore
 // to the control thread through a lock-free channel.
 struct FlowSample {
+  // What a sampler fills in: the sender's side (rate, CNPs, CC state) and the receiver's
+  // (bytes, throughput). A sampler that reads both ends gives both parts.
+  static constexpr uint8_t kSenderPart = 1;
+  static constexpr uint8_t kReceiverPart = 2;
+
   Time at;
+  uint32_t tick = 0;  // the sample's number: at the tick-th sample interval, from 1
   uint32_t flow = 0;
+  uint8_t parts = 0;  // kSenderPart | kReceiverPart: the fields below that are filled in
   Rate cc_rate;
   double throughput_gbps = 0;  // achieved over the interval ending at `at`
   uint64_t bytes_received = 0;
@@ -32,6 +41,7 @@ struct FlowSample {
 
 struct QueueSample {
   Time at;
+  uint32_t tick = 0;  // as FlowSample::tick
   uint32_t sw = 0;
   uint16_t port = 0;
   uint8_t queue = 0;
@@ -50,6 +60,26 @@ struct DepthStats {
   uint64_t max = 0;
 };
 
+// The hosts and switches a sampler reads: every one this process built (virtual time), or
+// only those placed on one lcore (realtime, where each lcore samples what it owns).
+struct SampleScope {
+  std::vector<bool> hosts;     // per host index
+  std::vector<bool> switches;  // per switch index
+
+  static SampleScope all(const Testbed& t);
+  static SampleScope on_lcore(const Testbed& t, unsigned lcore);
+  bool empty() const;
+};
+
+// What summary.json needs from the time series besides the counters (summary.h).
+class SampleTotals {
+ public:
+  virtual ~SampleTotals() = default;
+  // Payload bytes flow `f` had delivered when the warm-up ended (0 if it ended at 0).
+  virtual uint64_t bytes_at_warmup(uint32_t f) const = 0;
+  virtual DepthStats port_depth(uint32_t sw, uint16_t port) const = 0;
+};
+
 // Where samples go: kept in memory (virtual time), or pushed to a channel that the
 // control thread drains (realtime: run_realtime.cc). Called on the sampler's lcore.
 class SampleSink {
@@ -59,13 +89,15 @@ class SampleSink {
   virtual void queue(const QueueSample& x) = 0;
 };
 
-class Sampler final : public runtime::Stage {
+class Sampler final : public runtime::Stage, public SampleTotals {
  public:
-  // Samples go to `sink`, or, when it is null, to the vectors flow_samples() and
-  // queue_samples() return. With a sink (realtime: the sampler runs on a worker lcore) the
-  // memory for the per-port depth statistics is reserved here, so sampling allocates
-  // nothing.
-  Sampler(Testbed& testbed, Time interval, Time warmup, Time end, SampleSink* sink = nullptr);
+  // Virtual time: every node, samples kept in the vectors flow_samples() and
+  // queue_samples() return.
+  Sampler(Testbed& testbed, Time interval, Time warmup, Time end);
+  // Realtime: the nodes of `scope`, samples pushed to `sink`. The memory for the per-port
+  // depth statistics is reserved here, so sampling allocates nothing.
+  Sampler(std::string name, Testbed& testbed, SampleScope scope, Time interval, Time warmup,
+          Time end, SampleSink& sink);
 
   void poll(Time now) override;
   Time next_deadline() const override { return next_; }
@@ -73,11 +105,14 @@ class Sampler final : public runtime::Stage {
   const std::vector<FlowSample>& flow_samples() const { return flows_; }
   const std::vector<QueueSample>& queue_samples() const { return queues_; }
   std::vector<std::string> cc_state_names() const;
-  // Payload bytes flow `f` had delivered when the warm-up ended (0 if it ended at 0).
-  uint64_t bytes_at_warmup(uint32_t f) const { return at_warmup_[f]; }
-  DepthStats port_depth(uint32_t sw, uint16_t port) const;
+  // Flows and ports outside the scope read 0 and empty.
+  uint64_t bytes_at_warmup(uint32_t f) const override { return at_warmup_[f]; }
+  DepthStats port_depth(uint32_t sw, uint16_t port) const override;
 
  private:
+  Sampler(std::string name, Testbed& testbed, SampleScope scope, Time interval, Time warmup,
+          Time end, SampleSink* sink);
+  void take_warmup();
   void sample_flows(Time now);
   void sample_queues(Time now);
 
@@ -85,11 +120,13 @@ class Sampler final : public runtime::Stage {
   void emit(const QueueSample& x);
 
   Testbed& t_;
+  SampleScope scope_;
   SampleSink* sink_;
   Time interval_;
   Time warmup_;
   Time end_;
   Time next_;
+  uint32_t tick_ = 0;
   uint8_t priorities_ = 0;  // bit n: some flow uses priority n (its queues are recorded)
   std::vector<uint64_t> last_bytes_;
   std::vector<uint64_t> at_warmup_;

@@ -29,7 +29,7 @@ struct FlowFigures {
 // after the warm-up over the time it was running after the warm-up.
 // In a process that has only one end of the flow (a split realtime run) what the other end
 // knows is missing: delivered bytes come from the receiver, the completion from the sender.
-FlowFigures flow_figures(const Testbed& t, const Sampler& sampler, uint32_t f, Time end) {
+FlowFigures flow_figures(const Testbed& t, const SampleTotals& sampler, uint32_t f, Time end) {
   const scenario::Scenario& s = t.scenario();
   const scenario::Flow& flow = s.flows[f];
   FlowFigures out;
@@ -73,7 +73,7 @@ ordered_json flow_json(const Testbed& t, uint32_t f, const FlowFigures& fig) {
   return j;
 }
 
-ordered_json port_json(const Testbed& t, const Sampler& sampler, uint32_t sw, uint16_t p,
+ordered_json port_json(const Testbed& t, const SampleTotals& sampler, uint32_t sw, uint16_t p,
                        const sw::PortCounters& c) {
   ordered_json j;
   j["name"] = t.scenario().topology.switches[sw].config.ports[p].name;
@@ -142,7 +142,7 @@ double jain_fairness(const std::vector<double>& x) {
   return squares == 0 ? 1.0 : sum * sum / (static_cast<double>(x.size()) * squares);
 }
 
-ordered_json summarize(const Testbed& t, const Sampler& sampler, Time end) {
+ordered_json summarize(const Testbed& t, const SampleTotals& sampler, Time end) {
   const scenario::Scenario& s = t.scenario();
   ordered_json j;
   j["scenario"] = s.name;

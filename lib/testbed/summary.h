@@ -11,7 +11,7 @@
 namespace rtb::testbed {
 
 // `end` is the simulated instant the run stopped at.
-nlohmann::ordered_json summarize(const Testbed& t, const Sampler& sampler, Time end);
+nlohmann::ordered_json summarize(const Testbed& t, const SampleTotals& sampler, Time end);
 
 // Jain's fairness index of `x`: (sum x)^2 / (n sum x^2); 1 when all are equal.
 double jain_fairness(const std::vector<double>& x);

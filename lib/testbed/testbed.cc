@@ -147,12 +147,25 @@ Status Testbed::make_hosts(runtime::PoolSet& pools, const cc::Controller& cc) {
                                           storm.interval};
       }
     }
-    auto made = host::Host::create(config, {port}, cc, {&pools.data(), &pools.control()},
+    auto made = host::Host::create(config, {port}, controller_of(static_cast<uint32_t>(i), cc),
+                                   {&pools.data(), &pools.control()},
                                    std::max<uint32_t>(qps[i], 1));
     if (!made) return Error{made.error().message};
     hosts_.push_back(std::move(made).value());
   }
   return {};
+}
+
+// Virtual time: the run's controller. Realtime: the copy that belongs to the host's lcore.
+const cc::Controller& Testbed::controller_of(uint32_t host, const cc::Controller& cc) {
+  if (!realtime_) return cc;
+  const unsigned lcore = s_.realtime.lcore_of_host[host];
+  auto it = std::find_if(controllers_.begin(), controllers_.end(),
+                         [&](const LcoreController& c) { return c.lcore >= lcore; });
+  if (it == controllers_.end() || it->lcore != lcore) {
+    it = controllers_.insert(it, LcoreController{lcore, std::make_unique<cc::Controller>(cc)});
+  }
+  return *it->controller;
 }
 
 Status Testbed::make_switches(runtime::PoolSet& pools) {

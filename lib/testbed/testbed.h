@@ -53,6 +53,14 @@ struct Placed {
   unsigned lcore;
 };
 
+// Realtime: the controller the hosts of one lcore share, a copy of the run's. Each lcore
+// adopts new parameters into its own (realtime_commands.h), so no lcore writes what
+// another reads.
+struct LcoreController {
+  unsigned lcore;
+  std::unique_ptr<cc::Controller> controller;
+};
+
 class Testbed {
  public:
   static Expected<std::unique_ptr<Testbed>> build(const scenario::Scenario& s,
@@ -85,6 +93,9 @@ class Testbed {
   // Realtime: every stage with its lcore (hosts, switches, then bridges).
   std::vector<Placed> placements() const;
   const std::vector<std::unique_ptr<ethport::EthBridge>>& bridges() const { return bridges_; }
+  // Realtime: one per lcore that holds hosts, in lcore order (virtual time: none, the hosts
+  // share the controller given to build()).
+  std::vector<LcoreController>& lcore_controllers() { return controllers_; }
   // Frees every frame still queued in a switch or in flight on a link (end of a run).
   void drain();
 
@@ -98,6 +109,7 @@ class Testbed {
   Status make_links();
   Status make_bridges();
   Status make_hosts(runtime::PoolSet& pools, const cc::Controller& cc);
+  const cc::Controller& controller_of(uint32_t host, const cc::Controller& cc);
   Status make_switches(runtime::PoolSet& pools);
   Status make_flows();
   void wire_up();
@@ -109,6 +121,7 @@ class Testbed {
   std::vector<std::unique_ptr<ethport::EthBridge>> bridges_;
   std::vector<unsigned> bridge_lcores_;
   std::vector<std::unique_ptr<runtime::LinkFaults>> faults_;
+  std::vector<LcoreController> controllers_;  // outlive the hosts that use them
   std::vector<std::unique_ptr<host::Host>> hosts_;
   std::vector<std::unique_ptr<sw::Switch>> switches_;
   std::vector<FlowQps> flow_qps_;

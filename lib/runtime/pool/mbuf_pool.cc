@@ -112,8 +112,7 @@ Expected<MbufPool> MbufPool::create(const MbufPoolSpec& spec) {
 
 MbufPool::MbufPool(MbufPool&& o) noexcept
     : mp_(std::exchange(o.mp_, nullptr)), name_(std::move(o.name_)), on_empty_(o.on_empty_),
-      resize_hint_(std::move(o.resize_hint_)), peak_in_use_(o.peak_in_use_),
-      alloc_failures_(o.alloc_failures_) {}
+      resize_hint_(std::move(o.resize_hint_)), counters_(std::move(o.counters_)) {}
 
 MbufPool& MbufPool::operator=(MbufPool&& o) noexcept {
   if (this != &o) {
@@ -122,14 +121,30 @@ MbufPool& MbufPool::operator=(MbufPool&& o) noexcept {
     name_ = std::move(o.name_);
     on_empty_ = o.on_empty_;
     resize_hint_ = std::move(o.resize_hint_);
-    peak_in_use_ = o.peak_in_use_;
-    alloc_failures_ = o.alloc_failures_;
+    counters_ = std::move(o.counters_);
   }
   return *this;
 }
 
 MbufPool::~MbufPool() {
   if (mp_ != nullptr) rte_mempool_free(mp_);
+}
+
+MbufPool::LcoreCounters& MbufPool::mine() {
+  const unsigned lcore = rte_lcore_id();
+  return (*counters_)[lcore < RTE_MAX_LCORE ? lcore : RTE_MAX_LCORE];
+}
+
+uint32_t MbufPool::peak_in_use() const {
+  uint32_t peak = 0;
+  for (const LcoreCounters& c : *counters_) peak = std::max(peak, c.peak_in_use);
+  return peak;
+}
+
+uint64_t MbufPool::alloc_failures() const {
+  uint64_t n = 0;
+  for (const LcoreCounters& c : *counters_) n += c.alloc_failures;
+  return n;
 }
 
 // In use = size - (objects in the pool's ring + this lcore's cache). O(1): it does not
@@ -141,7 +156,8 @@ void MbufPool::note_in_use() {
     avail += c->len;
   }
   const uint32_t used = mp_->size > avail ? mp_->size - avail : 0;
-  peak_in_use_ = std::max(peak_in_use_, used);
+  uint32_t& peak = mine().peak_in_use;
+  peak = std::max(peak, used);
 }
 
 rte_mbuf* MbufPool::alloc() {
@@ -153,8 +169,9 @@ rte_mbuf* MbufPool::alloc() {
 }
 
 rte_mbuf* MbufPool::exhausted() {
-  ++alloc_failures_;
-  peak_in_use_ = std::max(peak_in_use_, mp_->size);
+  LcoreCounters& c = mine();
+  ++c.alloc_failures;
+  c.peak_in_use = std::max(c.peak_in_use, mp_->size);
   if (on_empty_ == OnEmpty::kFatal) die_exhausted();
   return nullptr;
 }
@@ -173,7 +190,7 @@ std::string MbufPool::exhaustion_message() const {
       "mbuf pool '{}' is exhausted: all {} configured mbufs are in use and another was "
       "needed, so this run needs at least {} (peak in use {}, {} failed allocations); in "
       "virtual time that is a configuration error, not packet loss: {}",
-      name_, mp_->size, uint64_t{mp_->size} + 1, peak_in_use_, alloc_failures_,
+      name_, mp_->size, uint64_t{mp_->size} + 1, peak_in_use(), alloc_failures(),
       resize_hint_.empty() ? "raise the buffer or in-flight bytes the pools are sized from "
                              "(PoolConfig), or look for frames that are never freed"
                            : resize_hint_);

@@ -14,7 +14,10 @@
 //    look like packet loss; OnEmpty::kCount (realtime) counts it and alloc() returns
 //    nullptr, and the stage counts it too and builds the frame later or not at all;
 //  - peak in-use tracked on every alloc() (exact with cache_size 0, as in virtual mode;
-//    with caches, objects cached by other lcores count as in use).
+//    with caches, objects cached by other lcores count as in use). Lcores of a realtime run
+//    share a pool, so the counters are kept per lcore, each written by its lcore only
+//    (style habit 7), and peak_in_use() / alloc_failures() combine them: read them when
+//    no other lcore allocates (after the run).
 //
 // Public API:
 //   auto p = MbufPool::create({.name = "data", .count = n, .data_room = room,
@@ -28,7 +31,9 @@
 #include <rte_mbuf.h>
 #include <rte_mempool.h>
 
+#include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "core/error.h"
@@ -88,14 +93,24 @@ class MbufPool {
   uint32_t size() const { return mp_->size; }
   uint32_t in_use() const { return rte_mempool_in_use_count(mp_); }
   uint32_t available() const { return rte_mempool_avail_count(mp_); }
-  uint32_t peak_in_use() const { return peak_in_use_; }
-  uint64_t alloc_failures() const { return alloc_failures_; }
+  uint32_t peak_in_use() const;
+  uint64_t alloc_failures() const;
   // Memory the pool's objects occupy, measured with rte_mempool_mem_iter.
   uint64_t memory_bytes() const;
 
  private:
+  // One lcore's counters, on a cache line of their own; the last slot is for threads that
+  // are not EAL lcores.
+  struct alignas(64) LcoreCounters {
+    uint32_t peak_in_use = 0;
+    uint64_t alloc_failures = 0;
+  };
+  using Counters = std::array<LcoreCounters, RTE_MAX_LCORE + 1>;
+
   MbufPool(rte_mempool* mp, const MbufPoolSpec& spec)
-      : mp_(mp), name_(spec.name), on_empty_(spec.on_empty), resize_hint_(spec.resize_hint) {}
+      : mp_(mp), name_(spec.name), on_empty_(spec.on_empty), resize_hint_(spec.resize_hint),
+        counters_(std::make_unique<Counters>()) {}
+  LcoreCounters& mine();
   void note_in_use();
   rte_mbuf* exhausted();
   [[noreturn]] void die_exhausted() const;
@@ -104,8 +119,7 @@ class MbufPool {
   std::string name_;
   OnEmpty on_empty_ = OnEmpty::kFatal;
   std::string resize_hint_;
-  uint32_t peak_in_use_ = 0;
-  uint64_t alloc_failures_ = 0;
+  std::unique_ptr<Counters> counters_;
 };
 
 }  // namespace rtb::runtime

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <thread>
 #include <vector>
 
 #include "runtime/pool/mbuf_pool.h"
@@ -200,6 +201,27 @@ TEST(PoolPeak, TracksTheHighestInUseCount) {
   free_all(held);
   EXPECT_EQ(p.in_use(), 0u);
   EXPECT_EQ(p.available(), 16u);
+}
+
+// Lcores of a realtime run share pools: each thread counts in its own slot (none writes
+// another's), and the pool's figures combine the slots.
+TEST(PoolPeak, EachThreadCountsInItsOwnSlotAndThePoolCombinesThem) {
+  MbufPool p = make_pool("per_lcore", 8);
+  std::vector<rte_mbuf*> held;
+  for (int k = 0; k < 3; ++k) held.push_back(p.alloc());  // the main lcore: peak 3
+  EXPECT_EQ(p.alloc_failures(), 0u);
+  std::vector<rte_mbuf*> theirs;
+  std::thread other([&] {  // not an EAL lcore: the shared last slot
+    for (int k = 0; k < 6; ++k) theirs.push_back(p.alloc());  // 5 taken, 1 failure: peak 8
+  });
+  other.join();
+  EXPECT_EQ(std::count(theirs.begin(), theirs.end(), nullptr), 1);
+  EXPECT_EQ(p.alloc(), nullptr);  // and one failure here
+  EXPECT_EQ(p.peak_in_use(), 8u);
+  EXPECT_EQ(p.alloc_failures(), 2u);
+  free_all(held);
+  free_all(theirs);
+  EXPECT_TRUE(p.check_no_leaks());
 }
 
 TEST(PoolLeakCheck, CatchesADeliberateLeakAndPassesAfterTheFree) {
