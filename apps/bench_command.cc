@@ -75,22 +75,42 @@ Expected<std::vector<unsigned>> parse_lcores(const std::string& text) {
   return out;
 }
 
-int run_tx(BenchArgs& a) {
-  auto duration = parse_time(a.duration);
-  if (!duration) return print(Error{"--seconds: " + duration.error().message}, false);
-  auto rate = parse_rate(a.rate);
-  if (!rate) return print(Error{"--rate: " + rate.error().message}, false);
-  auto catch_up = parse_time(a.catch_up);
-  if (!catch_up) return print(Error{"--catch-up: " + catch_up.error().message}, false);
+// The options every realtime mode shares, parsed once; the error names the option.
+struct Common {
+  Time duration, warmup, catch_up;
+  Rate rate;
+  std::vector<unsigned> lcores;
+};
+
+template <typename T>
+Status take(const char* option, Expected<T> parsed, T& out) {
+  if (!parsed) return Error{std::string(option) + ": " + parsed.error().message};
+  out = parsed.value();
+  return {};
+}
+
+Expected<Common> parse_common(const BenchArgs& a) {
+  Common c;
+  for (Status s : {take("--seconds", parse_time(a.duration), c.duration),
+                   take("--warmup", parse_time(a.warmup), c.warmup),
+                   take("--catch-up", parse_time(a.catch_up), c.catch_up),
+                   take("--rate", parse_rate(a.rate), c.rate)}) {
+    if (!s) return Error{s.message()};
+  }
   auto lcores = parse_lcores(a.lcores);
-  if (!lcores) return print(Error{lcores.error().message}, false);
-  auto warmup = parse_time(a.warmup);
-  if (!warmup) return print(Error{"--warmup: " + warmup.error().message}, false);
-  a.tx.duration = duration.value();
-  a.tx.warmup = warmup.value();
-  a.tx.rate = rate.value();
-  a.tx.catch_up = catch_up.value();
-  a.tx.lcores = lcores.value();
+  if (!lcores) return Error{lcores.error().message};
+  c.lcores = lcores.value();
+  return c;
+}
+
+int run_tx(BenchArgs& a) {
+  auto c = parse_common(a);
+  if (!c) return print(Error{c.error().message}, false);
+  a.tx.duration = c->duration;
+  a.tx.warmup = c->warmup;
+  a.tx.rate = c->rate;
+  a.tx.catch_up = c->catch_up;
+  a.tx.lcores = c->lcores;
   if (Status s = bench::check_tx(a.tx); !s) return print(Error{s.message()}, false);
   if (Status s = bench::start_bench_eal("rocetb-bench", a.tx.lcores, bench::tx_pool_bytes(a.tx)); !s) {
     return print(Error{s.message()}, false);
@@ -109,17 +129,15 @@ int run_sim(BenchArgs& a) {
 }
 
 int run_loop(BenchArgs& a) {
-  auto duration = parse_time(a.duration);
-  if (!duration) return print(Error{"--seconds: " + duration.error().message}, false);
+  auto c = parse_common(a);
+  if (!c) return print(Error{c.error().message}, false);
   if (!a.loop_catch_up.empty()) {
-    auto catch_up = parse_time(a.loop_catch_up);
-    if (!catch_up) return print(Error{"--catch-up: " + catch_up.error().message}, false);
-    a.loop.catch_up = catch_up.value();
+    Time t;
+    if (Status s = take("--catch-up", parse_time(a.loop_catch_up), t); !s) return print(Error{s.message()}, false);
+    a.loop.catch_up = t;
   }
-  auto lcores = parse_lcores(a.lcores);
-  if (!lcores) return print(Error{lcores.error().message}, false);
-  a.loop.duration = duration.value();
-  a.loop.lcores = lcores.value();
+  a.loop.duration = c->duration;
+  a.loop.lcores = c->lcores;
   cc::Registry registry = cc::Registry::with_builtins();
   const int rc = print(bench::run_loop(a.loop, registry), a.json);
   (void)runtime::stop_eal();
@@ -149,20 +167,15 @@ void add_loop(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
 }
 
 int run_switch(BenchArgs& a) {
-  auto duration = parse_time(a.duration);
-  if (!duration) return print(Error{"--seconds: " + duration.error().message}, false);
-  auto rate = parse_rate(a.rate);
-  if (!rate) return print(Error{"--rate: " + rate.error().message}, false);
-  auto catch_up = parse_time(a.catch_up);
-  if (!catch_up) return print(Error{"--catch-up: " + catch_up.error().message}, false);
-  auto lcores = parse_lcores(a.lcores);
-  if (!lcores) return print(Error{lcores.error().message}, false);
-  if (lcores->size() != 1) return print(Error{"--lcores: bench switch runs on one lcore"}, false);
-  a.sw.duration = duration.value();
-  a.sw.rate = rate.value();
-  a.sw.catch_up = catch_up.value();
-  a.sw.lcore = lcores->front();
-  if (Status s = bench::start_bench_eal("rocetb-bench", lcores.value(), bench::switch_pool_bytes(a.sw)); !s) {
+  auto c = parse_common(a);
+  if (!c) return print(Error{c.error().message}, false);
+  const auto& lcores = c->lcores;
+  if (lcores.size() != 1) return print(Error{"--lcores: bench switch runs on one lcore"}, false);
+  a.sw.duration = c->duration;
+  a.sw.rate = c->rate;
+  a.sw.catch_up = c->catch_up;
+  a.sw.lcore = lcores.front();
+  if (Status s = bench::start_bench_eal("rocetb-bench", lcores, bench::switch_pool_bytes(a.sw)); !s) {
     return print(Error{s.message()}, false);
   }
   const int rc = print(bench::run_switch(a.sw), a.json);
