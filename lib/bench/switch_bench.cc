@@ -22,7 +22,6 @@
 namespace rtb::bench {
 namespace {
 
-constexpr Time kStallThreshold = Time::us(10);  // as tx_bench.cc
 
 runtime::PoolSizes pool_sizes(const SwitchOptions& o) {
   runtime::PoolSizes s;
@@ -120,7 +119,7 @@ Status measure(SwitchRig& rig, const SwitchOptions& o, BenchReport& rep) {
            rig.source_bridge.get(), rig.sw.get(), rig.sink_bridge.get(), rig.upstream_bridge.get()}) {
     s.add(*st, o.lcore);
   }
-  s.set_stall_rule(kStallThreshold, 0.01);
+  s.set_stall_rule(0.01);
   s.set_catch_up({.window = o.catch_up, .max_polls = o.burst});
   auto st = s.run(clock, o.duration, Time::never(), "");
   if (!st) return Error{st.error().message};

@@ -22,9 +22,8 @@
 namespace rtb::bench {
 namespace {
 
-// A loop gap longer than this is time the lcore was taken away (another process, the
-// kernel), not a slow iteration; the run is invalid when they add up to over 1%.
-constexpr Time kStallThreshold = Time::us(10);
+// The run is invalid when an lcore's thread did not run for over 1% of it (another
+// process, the kernel: RealtimeScheduler::set_stall_rule).
 constexpr double kMaxStalledFraction = 0.01;
 
 uint32_t qps_of(const TxOptions& o, size_t host) {
@@ -126,7 +125,7 @@ Expected<BenchReport> run_tx(const TxOptions& o, cc::Registry& registry) {
   realtime::TscClock clock = realtime::TscClock::calibrate();
   realtime::RealtimeScheduler scheduler;
   for (size_t h = 0; h < rigs.size(); ++h) rigs[h]->place(scheduler, o.lcores[h]);
-  scheduler.set_stall_rule(kStallThreshold, kMaxStalledFraction);
+  scheduler.set_stall_rule(kMaxStalledFraction);
   scheduler.set_catch_up({.window = o.catch_up, .max_polls = o.burst});
   auto st = scheduler.run(clock, o.duration, Time::never(), "");
   if (!st) return Error{st.error().message};

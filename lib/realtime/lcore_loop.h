@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <ctime>
 #include <vector>
@@ -62,30 +63,35 @@ class alignas(64) LcoreLoop {
     ++loops_;
   }
 
-  // Iterates while the clock reads at most `until` and `stop` is clear. A gap between two
-  // iterations longer than the stall threshold is time the lcore did not run (preempted,
-  // interrupted): it is added to stalled(), the whole gap.
+  // Iterates while the clock reads at most `until` and `stop` is clear. The time the
+  // lcore's thread did not run meanwhile (preempted, interrupted, the core shared) is the
+  // wall time of the loop less the CPU time the kernel gave its thread: stalled(). (A gap
+  // between iterations is no measure of it: an iteration that catches up is long work.)
   void run(const TscClock& clock, Time until, const std::atomic<bool>& stop) {
     const double cpu_start = thread_cpu_seconds();
+    const auto wall_start = std::chrono::steady_clock::now();
     Time now = clock.now();
     while (now <= until && !stop.load(std::memory_order_relaxed)) {
       iterate(now);
       last_now_ = now;
       now = clock.now();
-      if (now - last_now_ > stall_threshold_) stalled_ += now - last_now_;
     }
     ended_at_ = now;
+    const std::chrono::duration<double> wall = std::chrono::steady_clock::now() - wall_start;
     cpu_clock_at_end_ = thread_cpu_seconds();
     cpu_seconds_ = cpu_clock_at_end_ - cpu_start;
+    wall_seconds_ = wall.count();
+    const double lost = wall_seconds_ - cpu_seconds_;
+    stalled_ = lost > 0 ? Time::ps(static_cast<uint64_t>(lost * 1e12)) : Time::zero();
   }
+  Time stalled() const { return stalled_; }  // wall time, not scenario time
+  double wall_seconds() const { return wall_seconds_; }
   // CPU time the lcore's thread got during run() (CLOCK_THREAD_CPUTIME_ID): on a shared
   // machine, what the loop really ran for.
   double cpu_seconds() const { return cpu_seconds_; }
   // The thread's CPU clock when run() ended (to measure a part of a run against a reading
   // a stage took on this lcore).
   double cpu_clock_at_end() const { return cpu_clock_at_end_; }
-  void set_stall_threshold(Time t) { stall_threshold_ = t; }
-  Time stalled() const { return stalled_; }
 
   unsigned lcore() const { return lcore_; }
   size_t stage_count() const { return entries_.size(); }
@@ -152,7 +158,7 @@ class alignas(64) LcoreLoop {
 
   double cpu_seconds_ = 0;
   double cpu_clock_at_end_ = 0;
-  Time stall_threshold_ = Time::never();
+  double wall_seconds_ = 0;
   Time stalled_ = Time::zero();
   unsigned lcore_;
 };

@@ -104,7 +104,6 @@ Expected<RealtimeStats> RealtimeScheduler::run(TscClock& clock, Time until,
   for (const Placement& p : placements_) placed.emplace_back(p.stage, p.lcore);
   const std::vector<std::unique_ptr<LcoreLoop>> loops = build_loops(placed);
   for (const auto& loop : loops) {
-    loop->set_stall_threshold(stall_threshold_);
     loop->set_catch_up(catch_up_);
   }
 
@@ -147,16 +146,16 @@ Expected<RealtimeStats> RealtimeScheduler::run(TscClock& clock, Time until,
 }
 
 void RealtimeScheduler::check_stalls(RealtimeStats& stats) const {
-  if (stats.simulated == Time::zero() || !stats.lateness.valid) return;
+  if (stats.wall_seconds <= 0 || !stats.lateness.valid) return;
   for (const LcoreStats& l : stats.lcores) {
-    const double fraction = l.stalled.s_f() / stats.simulated.s_f();
+    const double fraction = l.stalled.s_f() / stats.wall_seconds;
     if (fraction <= max_stalled_fraction_) continue;
     stats.lateness.valid = false;
     stats.lateness.reason = fmt::format(
-        "lcore {} did not run for {} in total ({:.1f}% of the run, in gaps longer than {}), more "
-        "than the {:.1f}% allowed: the machine did not give it a whole core (other busy processes?)",
-        l.lcore, format_span(l.stalled), 100 * fraction, format_span(stall_threshold_),
-        100 * max_stalled_fraction_);
+        "lcore {} did not run for {} in total ({:.1f}% of the run's wall time: its CPU time was "
+        "that much shorter), more than the {:.1f}% allowed: the machine did not give it a whole "
+        "core (other busy processes?)",
+        l.lcore, format_span(l.stalled), 100 * fraction, 100 * max_stalled_fraction_);
     return;
   }
 }

@@ -42,7 +42,7 @@ struct LcoreStats {
   uint64_t loops = 0;  // iterations of the loop
   uint64_t polls = 0;  // stage polls, due or not (loops x stages)
   LatenessHistogram lateness;  // polls with due work only
-  Time stalled;        // total of the loop gaps longer than the stall threshold
+  Time stalled;        // wall time its thread did not run: loop wall time less CPU time
   CatchUpCounters catch_up;  // lcore_loop.h, catch_up.h
   double cpu_seconds = 0;    // CPU time the lcore's thread got
   double cpu_clock_at_end = 0;  // its CLOCK_THREAD_CPUTIME_ID reading at the end
@@ -89,14 +89,11 @@ class RealtimeScheduler {
 
   // Any thread, any time: every loop ends at its next iteration.
   void request_stop() { stop_.store(true, std::memory_order_relaxed); }
-  // Stalls: a gap between two iterations of an lcore's loop longer than `threshold` is
-  // time that lcore did not run. Many short stalls distort a run as much as one long one
-  // (the wire stays idle while nobody polls), so the run is also invalid when an lcore's
-  // stalls add up to more than `max_fraction` of the run. Default: no stall rule.
-  void set_stall_rule(Time threshold, double max_fraction) {
-    stall_threshold_ = threshold;
-    max_stalled_fraction_ = max_fraction;
-  }
+  // Stalls: the time an lcore's thread did not run (its loop's wall time less the CPU
+  // time the kernel gave it) distorts a run as much as lateness does (the wire stays idle
+  // while nobody polls), so the run is also invalid when an lcore lost more than
+  // `max_fraction` of its wall time that way. Default: no stall rule.
+  void set_stall_rule(double max_fraction) { max_stalled_fraction_ = max_fraction; }
 
   // Catch-up bounds of every loop (catch_up.h); the default when never called.
   void set_catch_up(CatchUp c) { catch_up_ = c; }
@@ -113,7 +110,6 @@ class RealtimeScheduler {
 
   std::vector<Placement> placements_;
   std::atomic<bool> stop_{false};
-  Time stall_threshold_ = Time::never();
   double max_stalled_fraction_ = 1.0;
   CatchUp catch_up_;
 };

@@ -115,15 +115,9 @@ Time catch_up_window(const scenario::Scenario& s) {
   return std::max(w, Time::ns(1));
 }
 
-// A loop gap longer than one largest frame at the fastest link rate is a stall: the wire
-// could have carried a frame that nobody sent. Stalls may add up to 1% of the run.
+// While an lcore's thread does not run, the wire could carry frames nobody sends: such
+// time may add up to 1% of the run (RealtimeScheduler::set_stall_rule).
 constexpr double kMaxStalledFraction = 0.01;
-
-Time stall_threshold(const scenario::Scenario& s) {
-  Rate fastest = Rate::bps(1);
-  for (const scenario::Link& l : s.topology.links) fastest = std::max(fastest, l.rate);
-  return fastest.time_for(runtime::wire_occupancy(pool_config(s).largest_data_frame_bytes));
-}
 
 // Split runs: the processes start their clocks at one agreed wall-clock instant, so each
 // finds its peers polling (scripts/run_split.sh gives it a few seconds ahead).
@@ -170,7 +164,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     auto commands = RealtimeCommands::prepare(s, algorithm.value(), t.lcore_controllers());
     if (!commands) return Error{commands.error().message};
     realtime::RealtimeScheduler scheduler;
-    scheduler.set_stall_rule(stall_threshold(s), kMaxStalledFraction);
+    scheduler.set_stall_rule(kMaxStalledFraction);
     scheduler.set_catch_up({.window = catch_up_window(s), .max_polls = s.realtime.burst});
     for (const auto& placed : {t.placements(), samplers.placements(), commands.value()->placements()}) {
       for (const Placed& p : placed) scheduler.add(*p.stage, p.lcore);
