@@ -5,9 +5,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <ctime>
 #include <utility>
 
+#include "realtime/lcore_loop.h"
 #include "wire/payload_pattern.h"
 
 namespace rtb::bench {
@@ -36,12 +36,6 @@ runtime::WireLinkConfig wire(std::string name, Rate rate) {
   return {std::move(name), rate, Time::zero(), Bytes(9'216)};
 }
 
-double thread_cpu_seconds() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
-
 }  // namespace
 
 class TxRig::MarkStage final : public runtime::Stage {
@@ -53,7 +47,7 @@ class TxRig::MarkStage final : public runtime::Stage {
     mark.at = now;
     mark.tx_frames = bridge_.counters().tx_frames;
     mark.tx_bytes = bridge_.counters().tx_bytes;
-    mark.cpu_seconds = thread_cpu_seconds();
+    mark.cpu_seconds = realtime::thread_cpu_seconds();
     due_ = Time::never();
   }
   Time next_deadline() const override { return due_; }

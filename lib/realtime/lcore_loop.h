@@ -38,6 +38,14 @@
 
 namespace rtb::realtime {
 
+// The calling thread's CPU clock (CLOCK_THREAD_CPUTIME_ID), in seconds: a system call, so
+// read at the start and the end of a run, or once by a stage, never per iteration.
+inline double thread_cpu_seconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
 class alignas(64) LcoreLoop {
  public:
   explicit LcoreLoop(unsigned lcore) : lcore_(lcore) {}
@@ -150,12 +158,6 @@ class alignas(64) LcoreLoop {
   uint64_t loops_ = 0;
   Time last_now_ = Time::zero();
   Time ended_at_ = Time::zero();
-  static double thread_cpu_seconds() {
-    timespec ts{};
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-  }
-
   double cpu_seconds_ = 0;
   double cpu_clock_at_end_ = 0;
   double wall_seconds_ = 0;

@@ -5,22 +5,18 @@
 
 #include <gtest/gtest.h>
 
+#include "tests/scenario/scenario_test_util.h"
+
 #include <algorithm>
-#include <cstdlib>
 #include <string>
 
 namespace rtb::bench {
 namespace {
 
-std::string scenario(const char* name) {
-  const char* root = std::getenv("ROCETB_SOURCE_ROOT");
-  return std::string(root ? root : ".") + "/scenarios/" + name;
-}
-
 TEST(LoopBench, TheDefaultIncastClosesItsLoopOverRingsOnTwoLcores) {
   cc::Registry registry = cc::Registry::with_builtins();
   LoopOptions o;
-  o.scenario = scenario("default.toml");
+  o.scenario = scenario::testing::in_scenarios("default.toml");
   o.lcores = {0, 1};
   o.duration = Time::us(400);
   o.dilation = 1000;
@@ -42,7 +38,7 @@ TEST(LoopBench, TheDefaultIncastClosesItsLoopOverRingsOnTwoLcores) {
 TEST(LoopBench, AnUnknownKeyIsTheScenarioError) {
   cc::Registry registry = cc::Registry::with_builtins();
   LoopOptions o;
-  o.scenario = scenario("default.toml");
+  o.scenario = scenario::testing::in_scenarios("default.toml");
   o.overrides = {"run.no_such_key=1"};
   auto r = run_loop(o, registry);
   ASSERT_FALSE(r.ok());

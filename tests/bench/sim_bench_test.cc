@@ -3,21 +3,17 @@
 
 #include <gtest/gtest.h>
 
-#include <cstdlib>
+#include "tests/scenario/scenario_test_util.h"
+
 #include <string>
 
 namespace rtb::bench {
 namespace {
 
-std::string scenario(const char* name) {
-  const char* root = std::getenv("ROCETB_SOURCE_ROOT");
-  return std::string(root ? root : ".") + "/scenarios/" + name;
-}
-
 TEST(SimBench, ReportsFrameHopsPerWallSecondOfAScenario) {
   cc::Registry registry = cc::Registry::with_builtins();
   SimOptions o;
-  o.scenario = scenario("default.toml");
+  o.scenario = scenario::testing::in_scenarios("default.toml");
   o.overrides = {"run.duration=\"500us\"", "run.warmup=\"0s\""};
   o.repeat = 2;
   auto r = run_sim(o, registry);
@@ -34,12 +30,12 @@ TEST(SimBench, ReportsFrameHopsPerWallSecondOfAScenario) {
 TEST(SimBench, RefusesARealtimeScenarioAndABadFile) {
   cc::Registry registry = cc::Registry::with_builtins();
   SimOptions o;
-  o.scenario = scenario("default.toml");
+  o.scenario = scenario::testing::in_scenarios("default.toml");
   o.overrides = {"run.clock=\"realtime\""};
   auto r = run_sim(o, registry);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("virtual"), std::string::npos) << r.error().message;
-  o.scenario = scenario("no_such_file.toml");
+  o.scenario = scenario::testing::in_scenarios("no_such_file.toml");
   o.overrides = {};
   EXPECT_FALSE(run_sim(o, registry).ok());
 }
