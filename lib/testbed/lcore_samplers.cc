@@ -61,6 +61,7 @@ void LcoreSamplers::finish(RunReport& r) {
   MergedFlowSamples merged = merge_flow_samples(flows, parts_of_flow);
   r.flow_samples = std::move(merged.samples);
   incomplete_ = merged.incomplete;
+  after_end_ = merged.after_end;
   r.queue_samples = merge_queue_samples(queues);
 }
 
@@ -79,7 +80,9 @@ nlohmann::ordered_json LcoreSamplers::to_json() const {
                       {"flow_samples_lost", l.channel->lost_flows()},
                       {"queue_samples_lost", l.channel->lost_queues()}});
   }
-  return {{"incomplete_flow_samples", incomplete_}, {"lcores", std::move(lcores)}};
+  return {{"incomplete_flow_samples", incomplete_},
+          {"flow_samples_after_end", after_end_},
+          {"lcores", std::move(lcores)}};
 }
 
 const Sampler* LcoreSamplers::owner_of_host(uint32_t h) const {

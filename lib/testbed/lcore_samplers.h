@@ -32,8 +32,9 @@ class LcoreSamplers final : public SampleTotals {
   void finish(RunReport& r);
   // After the run: samples every channel lost to being full.
   uint64_t lost() const;
-  // After finish(): {"incomplete_flow_samples", "lcores": [{"lcore", "flow_samples",
-  // "queue_samples", "flow_samples_lost", "queue_samples_lost"}]} (samples as received).
+  // After finish(): {"incomplete_flow_samples", "flow_samples_after_end", "lcores":
+  // [{"lcore", "flow_samples", "queue_samples", "flow_samples_lost", "queue_samples_lost"}]}
+  // (samples as received).
   nlohmann::ordered_json to_json() const;
 
   uint64_t bytes_at_warmup(uint32_t f) const override;
@@ -54,6 +55,7 @@ class LcoreSamplers final : public SampleTotals {
   const Testbed& t_;
   std::vector<OnLcore> lcores_;  // in lcore order
   uint64_t incomplete_ = 0;      // by finish()
+  uint64_t after_end_ = 0;       // by finish()
 };
 
 }  // namespace rtb::testbed

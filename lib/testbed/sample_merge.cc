@@ -29,10 +29,24 @@ void join(FlowSample& whole, const FlowSample& part) {
   whole.parts |= part.parts;
 }
 
+// The last tick every lcore that sampled flows took: the run stops on each lcore at its own
+// loop boundary, so one may take the final tick and another not.
+uint32_t last_common_tick(const std::vector<std::vector<FlowSample>>& by_lcore) {
+  uint32_t last = UINT32_MAX;
+  for (const auto& v : by_lcore) {
+    if (v.empty()) continue;
+    uint32_t mine = 0;
+    for (const FlowSample& x : v) mine = std::max(mine, x.tick);
+    last = std::min(last, mine);
+  }
+  return last;
+}
+
 }  // namespace
 
 MergedFlowSamples merge_flow_samples(const std::vector<std::vector<FlowSample>>& by_lcore,
                                      const std::vector<uint8_t>& parts_of_flow) {
+  const uint32_t last = last_common_tick(by_lcore);
   std::vector<FlowSample> all = concatenate(by_lcore);
   std::stable_sort(all.begin(), all.end(), [](const FlowSample& a, const FlowSample& b) {
     return std::tie(a.tick, a.flow) < std::tie(b.tick, b.flow);
@@ -43,7 +57,9 @@ MergedFlowSamples merge_flow_samples(const std::vector<std::vector<FlowSample>>&
     FlowSample whole = all[i];
     size_t j = i + 1;
     for (; j < all.size() && all[j].tick == whole.tick && all[j].flow == whole.flow; ++j) join(whole, all[j]);
-    if (whole.parts == parts_of_flow[whole.flow]) {
+    if (whole.tick > last) {
+      ++out.after_end;
+    } else if (whole.parts == parts_of_flow[whole.flow]) {
       out.samples.push_back(whole);
     } else {
       ++out.incomplete;

@@ -17,12 +17,15 @@ struct MergedFlowSamples {
   // Samples left out because a part never came (lost to a full channel, or taken by one
   // lcore only because the run stopped between the two lcores' polls).
   uint64_t incomplete = 0;
+  // Samples of ticks past the last one every lcore took (whole or not), left out so every
+  // tick of the series has every flow, as one sampler's would.
+  uint64_t after_end = 0;
 };
 
 // `parts_of_flow[f]`: the parts a whole sample of flow f has here (FlowSample::kSenderPart
 // when this process has its sender, kReceiverPart when it has its receiver). A joined
 // sample takes each field from the part that has it, and the later `at` of the two: the
-// instant the sample was complete.
+// instant the sample was complete. The series ends at the last tick every lcore took.
 MergedFlowSamples merge_flow_samples(const std::vector<std::vector<FlowSample>>& by_lcore,
                                      const std::vector<uint8_t>& parts_of_flow);
 

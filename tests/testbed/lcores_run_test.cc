@@ -1,8 +1,8 @@
 // A realtime run placed on two lcores (lib/testbed/README.md, one owner per piece of
 // state): of the default incast's eight senders, h0-h3 on lcore 0 and h4-h7 with the
-// switch and the receiver h8 on lcore 1. Flows 0-3 are sampled in two parts (sender on 0,
-// receiver on 1), flows 4-7 whole on lcore 1, and a "set" command must reach the senders'
-// controllers on both lcores. One EAL for the binary, main lcore 0 and worker lcore 1.
+// switch and the receiver h8 on lcore 1. The flows from h0-h3 are sampled in two parts
+// (sender on 0, receiver on 1), the others whole on lcore 1, and a "set" command must
+// reach the senders' controllers on both lcores. One EAL for the binary, main lcore 0 and worker lcore 1.
 // scripts/tsan.sh runs this binary built with ThreadSanitizer.
 //
 // The assertions are functional (what the samples and commands say), never about speed:
@@ -61,8 +61,8 @@ TEST_F(TwoLcores, EachLcoreSamplesItsOwnStagesIntoItsOwnChannel) {
     EXPECT_GT(lcores[i]["flow_samples"].get<uint64_t>(), 0u);
     EXPECT_EQ(lcores[i]["flow_samples_lost"], 0);
   }
-  // Lcore 0 samples the sender parts of flows 0-3, lcore 1 the receiver parts of those
-  // and flows 4-7 whole: twice as many.
+  // Lcore 0 samples the sender parts of h0-h3's flows, lcore 1 the receiver parts of those
+  // and h4-h7's flows whole: twice as many.
   const uint64_t on0 = lcores[0]["flow_samples"], on1 = lcores[1]["flow_samples"];
   EXPECT_NEAR(static_cast<double>(on1), 2.0 * static_cast<double>(on0), 8.0) << on0 << " " << on1;
   EXPECT_EQ(lcores[0]["queue_samples"], 0);  // the switch is on lcore 1

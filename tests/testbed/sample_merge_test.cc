@@ -66,12 +66,33 @@ TEST(SampleMerge, PartsFromTwoLcoresJoinInTickThenFlowOrder) {
 
 TEST(SampleMerge, ASampleWithAMissingPartIsLeftOutAndCounted) {
   const std::vector<std::vector<FlowSample>> by_lcore = {
-      {sender(1, 0, Time::us(10), 40), sender(2, 0, Time::us(20), 40)},
-      {receiver(1, 0, Time::us(10), 100)}};  // tick 2's receiver part was lost
+      {sender(1, 0, Time::us(10), 40), sender(2, 0, Time::us(20), 40), sender(3, 0, Time::us(30), 40)},
+      {receiver(1, 0, Time::us(10), 100), receiver(3, 0, Time::us(30), 300)}};  // tick 2's was lost
   const MergedFlowSamples m = merge_flow_samples(by_lcore, {kBoth});
-  ASSERT_EQ(m.samples.size(), 1u);
+  ASSERT_EQ(m.samples.size(), 2u);
   EXPECT_EQ(m.samples[0].tick, 1u);
+  EXPECT_EQ(m.samples[1].tick, 3u);
   EXPECT_EQ(m.incomplete, 1u);
+  EXPECT_EQ(m.after_end, 0u);
+}
+
+// The run stopped on lcore 0 before its third sample and on lcore 1 after: tick 3 would
+// hold flow 1 (whole on lcore 1) without flow 0, a shape no single sampler gives.
+TEST(SampleMerge, TheSeriesEndsAtTheLastTickEveryLcoreTook) {
+  FlowSample whole1 = sender(3, 1, Time::us(30), 40);
+  whole1.parts = kBoth;
+  FlowSample whole1_t2 = whole1, whole1_t1 = whole1;
+  whole1_t2.tick = 2;
+  whole1_t1.tick = 1;
+  const std::vector<std::vector<FlowSample>> by_lcore = {
+      {sender(1, 0, Time::us(10), 40), sender(2, 0, Time::us(20), 40)},
+      {receiver(1, 0, Time::us(10), 100), whole1_t1, receiver(2, 0, Time::us(20), 200), whole1_t2,
+       receiver(3, 0, Time::us(30), 300), whole1}};
+  const MergedFlowSamples m = merge_flow_samples(by_lcore, {kBoth, kBoth});
+  ASSERT_EQ(m.samples.size(), 4u);
+  EXPECT_EQ(m.samples.back().tick, 2u);
+  EXPECT_EQ(m.incomplete, 0u);
+  EXPECT_EQ(m.after_end, 2u);  // tick 3: flow 0's receiver part and flow 1 whole
 }
 
 TEST(SampleMerge, AFlowWithOneEndInThisProcessIsWholeWithThatPart) {
