@@ -218,7 +218,8 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
       const ethport::BridgeCounters& c = b->counters();
       bridges.push_back({{"name", b->name()}, {"tx_frames", c.tx_frames}, {"rx_frames", c.rx_frames},
                          {"tx_held_retries", c.tx_held_retries},
-                         {"rx_dropped_chained", c.rx_dropped_chained}});
+                         {"rx_dropped_chained", c.rx_dropped_chained},
+                         {"rx_dropped_malformed", c.rx_dropped_malformed}});
     }
     report.run["bridges"] = std::move(bridges);
     report.run["pools"] = pools_json(sizes.value(), pools.value());
