@@ -54,6 +54,26 @@ TEST(RunCommand, AFifoAsTheScenarioIsRefusedNotWaitedOn) {
   EXPECT_EQ(r.out, "rocetb: " + fifo + ": is a FIFO, not a regular file: expected a scenario file (TOML)\n");
 }
 
+// A scenario path or a results folder in another encoding than UTF-8 (Linux paths
+// are bytes): the run's JSON is still written, the bytes that are not UTF-8 as U+FFFD.
+TEST(RunCommand, NamesAndPathsThatAreNotUtf8AreWrittenNotFatal) {
+  const std::string dir = ::testing::TempDir() + "/run_command_test";
+  std::filesystem::create_directories(dir);
+  const std::string scenario = dir + "/latin1-\xe9.toml", out = out_dir("out-\xff");
+  std::filesystem::copy_file(testing::source_root() + "/scenarios/default.toml", scenario,
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto r = run_rocetb({"run", scenario, "--set", "run.duration=3ms", "--set", "run.warmup=1ms", "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  for (const char* file : {"summary.json", "run.json", "effective.json"}) {
+    std::ifstream f(out + "/" + file);
+    ASSERT_TRUE(f) << file;
+    const auto j = nlohmann::json::parse(f);  // valid JSON, valid UTF-8
+    if (std::string(file) == "run.json") {
+      EXPECT_THAT(j["command_line"].get<std::string>(), HasSubstr("latin1-\xef\xbf\xbd.toml"));
+    }
+  }
+}
+
 const std::vector<std::string> kRealtime = {"--set", "run.clock=\"realtime\"", "--set", "realtime.hugepages=\"never\""};
 
 std::vector<std::string> realtime_run(const std::string& out, std::vector<std::string> more) {
