@@ -151,9 +151,8 @@ std::string inputs_line(const sw::SwitchConfig& c, const std::string& from) {
 }
 
 int write(const PlanArgs& a, const plan::Plan& p, const std::optional<plan::Fabric>& fabric) {
-  std::vector<std::string> keys = fabric ? plan::fabric_keys(*fabric) : std::vector<std::string>{};
-  for (const std::string& k : plan::threshold_keys(p.config)) keys.push_back(k);
-  const std::string base = a.scenario.empty() ? "" : read_text(a.scenario);
+  const std::vector<std::string> keys = plan::threshold_keys(p.config);
+  const std::string base = fabric ? plan::fabric_scenario(*fabric) : read_text(a.scenario);
   std::string header = "# Written by rocetb plan";
   header += a.scenario.empty() ? " from its options." : " from " + a.scenario + " (its [switch] thresholds replaced).";
   header += "\n# The arithmetic: run rocetb plan --scenario on this file.";

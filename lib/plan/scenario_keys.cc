@@ -48,21 +48,27 @@ std::vector<std::string> threshold_keys(const sw::SwitchConfig& c) {
   };
 }
 
-std::vector<std::string> fabric_keys(const Fabric& f) {
+std::string fabric_scenario(const Fabric& f) {
   const int tc = first_lossless_tc(switch_config(f));
-  return {
-      "name=\"plan\"",
-      "run.duration=\"5ms\"",
-      "topology.kind=\"single_switch\"",
-      fmt::format("topology.hosts={}", f.ports),
-      fmt::format("topology.rate=\"{}bps\"", f.rate.bps()),
-      fmt::format("topology.cable_length_m={}", f.cable_length_m),
-      fmt::format("topology.mtu={}", f.mtu),
-      "traffic[0].pattern=\"incast\"",
-      fmt::format("traffic[0].receiver=\"h{}\"", f.ports - 1),
-      fmt::format("traffic[0].senders={}", f.ports - 1),
-      fmt::format("traffic[0].priority={}", tc),
-  };
+  return fmt::format(R"(name = "plan"
+
+[run]
+duration = "5ms"
+
+[topology]
+kind = "single_switch"
+hosts = {}
+rate = "{}bps"
+cable_length_m = {}
+mtu = {}
+
+[[traffic]]
+pattern = "incast"
+receiver = "h{}"
+senders = {}
+priority = {}
+)",
+                     f.ports, f.rate.bps(), f.cable_length_m, f.mtu, f.ports - 1, f.ports - 1, tc);
 }
 
 Status write_scenario(const std::string& out_path, const std::string& base_text, const std::string& header,

@@ -17,8 +17,9 @@ namespace rtb::plan {
 // xoff,xon_offset}, switch.wred_profile.green_{min,max}_threshold, green_drop_probability.
 std::vector<std::string> threshold_keys(const sw::SwitchConfig& c);
 
-// The topology, run and traffic keys of a scenario for `f`.
-std::vector<std::string> fabric_keys(const Fabric& f);
+// A scenario (TOML) for `f`: one switch with a host per port, an (N-1):1 incast on the
+// first lossless priority for 5 ms, every other key at its default.
+std::string fabric_scenario(const Fabric& f);
 
 // `base_text` (TOML; empty for none) with `keys` applied, checked by loading it as
 // `out_path` would be loaded, then written there. The scenario's comments are not kept.
