@@ -150,49 +150,51 @@ std::string inputs_line(const sw::SwitchConfig& c, const std::string& from) {
                      plan::priority_list(c.pfc_enable));
 }
 
+// Bad input: the message, exit code 2.
+int refuse(const std::string& message) {
+  print_error("rocetb plan", message);
+  return 2;
+}
+
 int write(const PlanArgs& a, const plan::Plan& p, const std::optional<plan::Fabric>& fabric) {
   const std::vector<std::string> keys = plan::threshold_keys(p.config);
   const std::string base = fabric ? plan::fabric_scenario(*fabric) : read_text(a.scenario);
   std::string header = "# Written by rocetb plan";
   header += a.scenario.empty() ? " from its options." : " from " + a.scenario + " (its [switch] thresholds replaced).";
   header += "\n# The arithmetic: run rocetb plan --scenario on this file.";
-  if (Status st = plan::write_scenario(a.write_scenario, base, header, keys); !st) {
-    print_error("rocetb plan", st.message());
-    return 2;
-  }
+  if (Status st = plan::write_scenario(a.write_scenario, base, header, keys); !st) return refuse(st.message());
   std::cout << "scenario: " << a.write_scenario << " (rocetb run " << a.write_scenario << ")\n";
   return 0;
 }
 
 int run(const PlanArgs& a) {
   if (!a.scenario.empty() && !a.fabric_options_given.empty()) {
-    print_error("rocetb plan", fmt::format("{}: not with --scenario, whose topology and [switch] give it: expected "
-                                           "one of them", a.fabric_options_given.front()));
-    return 2;
+    return refuse(fmt::format("{}: not with --scenario, whose topology and [switch] give it: expected one of them",
+                              a.fabric_options_given.front()));
   }
   std::optional<plan::Fabric> fabric;
   Expected<sw::SwitchConfig> in = Error{""};
   if (a.scenario.empty()) {
     auto f = fabric_of(a);
-    if (!f) return print_error("rocetb plan", f.error().message), 2;
+    if (!f) return refuse(f.error().message);
     fabric = *f;
     in = plan::switch_config(*f);
   } else {
     in = scenario_switch(a);
-    if (!in) return print_error("rocetb plan", in.error().message), 2;
+    if (!in) return refuse(in.error().message);
   }
   auto p = plan::make_plan(*in, a.oversubscribe);
-  if (!p) return print_error("rocetb plan", p.error().message), 2;
-  if (Status st = apply_given(a.given, p.value().config); !st) return print_error("rocetb plan", st.message()), 2;
+  if (!p) return refuse(p.error().message);
+  if (Status st = apply_given(a.given, p.value().config); !st) return refuse(st.message());
   std::cout << inputs_line(*in, a.scenario.empty() ? "the options" : a.scenario) << plan::describe(*p) << "\n";
   sw::SwitchConfig checked = p->config;
   const Given& g = a.given;
   const bool given = !(g.kmin + g.kmax + g.xoff_threshold + g.headroom + g.headroom_pool + g.xon_offset).empty() || g.pmax;
-  std::string what = given ? "the planned set with the values given by option" : "the planned set";
+  std::string what = a.scenario.empty() ? "the planned set" : "the scenario's set";
+  if (given) what += " with the values given by option";
   if (!a.scenario.empty()) {
     checked = *in;
-    (void)apply_given(a.given, checked);
-    what = "the scenario's set";
+    (void)apply_given(a.given, checked);  // parsed once above
   }
   const std::vector<plan::Check> checks = plan::check_thresholds(checked);
   std::cout << "Check of " << what << ":\n" << plan::describe(checks);

@@ -86,7 +86,8 @@ Status write_scenario(const std::string& out_path, const std::string& base_text,
   std::ostringstream text;
   text << header << "\n" << root << "\n";
   if (auto s = scenario::load_scenario_text(text.str(), out_path); !s) {
-    return Error{"the planned scenario does not load (a bug in rocetb plan):\n" + s.error().message};
+    return Error{fmt::format("--write-scenario {}: not written, the scenario would not load:\n{}", out_path,
+                             s.error().message)};
   }
   std::ofstream out(out_path);
   out << text.str();
