@@ -40,7 +40,7 @@ struct PlanArgs {
   uint32_t ports = 32;
   std::string scenario, switch_name, write_scenario;
   std::vector<std::string> set;
-  uint32_t oversubscribe = 1;
+  plan::PlanOptions options;
   Given given;
   std::vector<std::string> fabric_options_given;  // names, to refuse them beside --scenario
 };
@@ -183,7 +183,7 @@ int run(const PlanArgs& a) {
     in = scenario_switch(a);
     if (!in) return refuse(in.error().message);
   }
-  auto p = plan::make_plan(*in, a.oversubscribe);
+  auto p = plan::make_plan(*in, a.options);
   if (!p) return refuse(p.error().message);
   if (Status st = apply_given(a.given, p.value().config); !st) return refuse(st.message());
   std::cout << inputs_line(*in, a.scenario.empty() ? "the options" : a.scenario) << plan::describe(*p) << "\n";
@@ -196,10 +196,11 @@ int run(const PlanArgs& a) {
     checked = *in;
     (void)apply_given(a.given, checked);  // parsed once above
   }
-  const std::vector<plan::Check> checks = plan::check_thresholds(checked);
+  const uint32_t small = a.options.small_packet_percent;
+  const std::vector<plan::Check> checks = plan::check_thresholds(checked, small);
   std::cout << "Check of " << what << ":\n" << plan::describe(checks);
   if (!a.scenario.empty()) {
-    const bool planned_ok = !plan::any_failed(plan::check_thresholds(p->config));
+    const bool planned_ok = !plan::any_failed(plan::check_thresholds(p->config, small));
     std::cout << "  (the planned set " << (planned_ok ? "passes" : "FAILS") << " the same checks)\n";
   }
   if (!a.write_scenario.empty() && write(a, *p, fabric) != 0) return 2;
@@ -228,9 +229,13 @@ Command add_plan_command(CLI::App& app) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--switch", a->switch_name, "the scenario's switch to plan (default its first)");
-  cmd->add_option("--oversubscribe", a->oversubscribe,
+  cmd->add_option("--oversubscribe", a->options.oversubscribe,
                   "headroom pool = every lossless PG's headroom / this (SONiC over_subscribe_ratio; default 1)")
       ->check(CLI::Range(1, 1'000));
+  cmd->add_option("--small-packets", a->options.small_packet_percent,
+                  "percent of minimum-size frames the headroom must store in whole cells (SONiC "
+                  "small_packet_percentage; its stock LOSSLESS_TRAFFIC_PATTERN says 100; default 0)")
+      ->check(CLI::Range(0, 100));
   cmd->add_option("--kmin", a->given.kmin, "ECN min threshold to check, e.g. 150KB");
   cmd->add_option("--kmax", a->given.kmax, "ECN max threshold to check, e.g. 1.2MB");
   cmd->add_option("--pmax", a->given.pmax, "ECN max marking probability to check, percent");

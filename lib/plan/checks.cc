@@ -15,7 +15,8 @@ using R = Check::Result;
 
 class Checker {
  public:
-  explicit Checker(const sw::SwitchConfig& c) : c_(c), layout_(sw::buffer_layout(c)) {
+  Checker(const sw::SwitchConfig& c, uint32_t small_packet_percent)
+      : c_(c), layout_(sw::buffer_layout(c)), small_(small_packet_percent) {
     for (int t = sw::kPriorities - 1; t >= 0; --t) {
       if (c.lossless_tc(t)) tc_ = t;
     }
@@ -72,7 +73,7 @@ class Checker {
   // The terms only when short: the plan above them already shows the sum.
   void check_headroom(const sw::PgProfile& p) {
     std::string port;
-    const sw::HeadroomNeed need = largest_need(c_, &port);
+    const sw::HeadroomNeed need = largest_need(c_, small_, &port);
     const bool ok = p.xoff >= need.need;
     std::string text = fmt::format("{} B {} {} B on port {} (NVIDIA mlx5 {} B, SONiC {} B)", p.xoff.count(),
                                    ok ? ">=" : "<", need.need.count(), port, need.mlx5.count(), need.sonic.count());
@@ -93,7 +94,7 @@ class Checker {
                       c_.pool.size.count()));
       return;
     }
-    const uint64_t need = largest_need(c_, nullptr).need.count();
+    const uint64_t need = largest_need(c_, small_, nullptr).need.count();
     const uint64_t all = pgs_ * need;
     const uint64_t pool = c_.pool.xoff.count();
     const R r = pool >= all ? R::kOk : (pool >= need ? R::kWarn : R::kFail);
@@ -145,6 +146,7 @@ class Checker {
 
   const sw::SwitchConfig& c_;
   sw::BufferLayout layout_;
+  uint32_t small_;
   int tc_ = -1;
   int pg_ = -1;
   uint64_t per_port_pgs_ = 0;
@@ -156,7 +158,9 @@ class Checker {
 
 }  // namespace
 
-std::vector<Check> check_thresholds(const sw::SwitchConfig& c) { return Checker(c).run(); }
+std::vector<Check> check_thresholds(const sw::SwitchConfig& c, uint32_t small_packet_percent) {
+  return Checker(c, small_packet_percent).run();
+}
 
 bool any_failed(const std::vector<Check>& checks) {
   for (const Check& c : checks) {

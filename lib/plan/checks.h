@@ -23,7 +23,8 @@ struct Check {
   std::string arithmetic;  // "150000 B < 1200000 B"
 };
 
-std::vector<Check> check_thresholds(const sw::SwitchConfig& c);
+// `small_packet_percent`: the share of minimum frames the headroom need assumes (planner.h).
+std::vector<Check> check_thresholds(const sw::SwitchConfig& c, uint32_t small_packet_percent = 0);
 
 bool any_failed(const std::vector<Check>& checks);
 

@@ -51,10 +51,11 @@ void set_lossless(sw::SwitchConfig& c, const Plan& p) {
 
 }  // namespace
 
-sw::HeadroomNeed largest_need(const sw::SwitchConfig& c, std::string* port_name) {
+sw::HeadroomNeed largest_need(const sw::SwitchConfig& c, uint32_t small_packet_percent, std::string* port_name) {
   sw::HeadroomNeed best;
   for (const sw::PortConfig& p : c.ports) {
-    sw::HeadroomNeed n = sw::headroom_need({p.rate, p.propagation, p.mtu, c.peer_mtu(p), c.pool.cell});
+    sw::HeadroomNeed n =
+        sw::headroom_need({p.rate, p.propagation, p.mtu, c.peer_mtu(p), c.pool.cell, small_packet_percent});
     if (n.need > best.need) {
       best = std::move(n);
       if (port_name != nullptr) *port_name = p.name;
@@ -63,14 +64,15 @@ sw::HeadroomNeed largest_need(const sw::SwitchConfig& c, std::string* port_name)
   return best;
 }
 
-Expected<Plan> make_plan(const sw::SwitchConfig& in, uint32_t oversubscribe) {
+Expected<Plan> make_plan(const sw::SwitchConfig& in, const PlanOptions& options) {
   Plan p;
-  p.oversubscribe = oversubscribe == 0 ? 1 : oversubscribe;
-  p.need = largest_need(in, &p.need_port);
+  p.options = options;
+  const uint64_t ratio = options.oversubscribe == 0 ? 1 : options.oversubscribe;
+  p.need = largest_need(in, options.small_packet_percent, &p.need_port);
   const uint64_t cell = in.pool.cell.count();
   p.lossless_pgs = in.ports.size() * lossless_pg_count(in);
   if (p.lossless_pgs == 0) return Error{"no lossless priority group: expected --lossless with a priority 0..7"};
-  p.headroom_pool = Bytes(round_up((p.lossless_pgs * p.need.need.count() + p.oversubscribe - 1) / p.oversubscribe, cell));
+  p.headroom_pool = Bytes(round_up((p.lossless_pgs * p.need.need.count() + ratio - 1) / ratio, cell));
   for (int pg = 0; pg < sw::kPriorities; ++pg) {
     if (in.lossless_pg(pg)) p.reserved += Bytes(round_up(in.pg[pg].size.count(), cell) * in.ports.size());
   }
@@ -79,8 +81,8 @@ Expected<Plan> make_plan(const sw::SwitchConfig& in, uint32_t oversubscribe) {
     return Error{fmt::format(
         "buffer {} B: the headroom pool {} B ({} PGs x {} B / {}) and reserved {} B leave nothing "
         "shared: expected a buffer above {} B, fewer ports or lossless priorities, or --oversubscribe",
-        in.pool.size.count(), p.headroom_pool.count(), p.lossless_pgs, p.need.need.count(),
-        p.oversubscribe, p.reserved.count(), taken.count())};
+        in.pool.size.count(), p.headroom_pool.count(), p.lossless_pgs, p.need.need.count(), ratio,
+        p.reserved.count(), taken.count())};
   }
   const uint64_t shared_cells = in.pool.size.count() / cell - taken.count() / cell;
   p.shared = Bytes(shared_cells * cell);
@@ -102,7 +104,7 @@ std::string describe(const Plan& p) {
   s += "Buffer (BUFFER_POOL, ingress_lossless_pool):\n";
   s += fmt::format("  headroom pool (xoff) = {} PGs ({} ports x {} lossless PGs) x {} B / over-subscription {} = {} B\n",
                    p.lossless_pgs, c.ports.size(), p.lossless_pgs / c.ports.size(), p.need.need.count(),
-                   p.oversubscribe, p.headroom_pool.count());
+                   p.options.oversubscribe, p.headroom_pool.count());
   s += fmt::format("  shared = {} B buffer - {} B reserved - {} B headroom pool = {} B (whole {} B cells)\n\n",
                    c.pool.size.count(), p.reserved.count(), p.headroom_pool.count(), p.shared.count(), cell);
   s += "XOFF and XON (BUFFER_PROFILE of the lossless PGs):\n";

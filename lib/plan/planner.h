@@ -22,11 +22,17 @@
 
 namespace rtb::plan {
 
+// How conservative the plan is.
+struct PlanOptions {
+  uint32_t oversubscribe = 1;         // headroom pool = all PGs' headroom / this
+  uint32_t small_packet_percent = 0;  // share of minimum frames in the headroom (SONiC's stock: 100)
+};
+
 struct Plan {
   sw::HeadroomNeed need;  // of the port that needs the most
   std::string need_port;
   uint64_t lossless_pgs = 0;  // ports x lossless PGs
-  uint32_t oversubscribe = 1;
+  PlanOptions options;
   Bytes reserved;        // ports x the lossless PGs' "size"
   Bytes headroom_pool;   // BUFFER_POOL xoff
   Bytes shared;          // buffer - reserved - headroom pool
@@ -37,10 +43,10 @@ struct Plan {
 };
 
 // The headroom need of every port, the largest (ties: the first port).
-sw::HeadroomNeed largest_need(const sw::SwitchConfig& c, std::string* port_name);
+sw::HeadroomNeed largest_need(const sw::SwitchConfig& c, uint32_t small_packet_percent, std::string* port_name);
 
 // Fails when the headroom alone does not fit the buffer, with the arithmetic.
-Expected<Plan> make_plan(const sw::SwitchConfig& in, uint32_t oversubscribe);
+Expected<Plan> make_plan(const sw::SwitchConfig& in, const PlanOptions& options = {});
 
 // The plan as lines of arithmetic, section by section.
 std::string describe(const Plan& p);

@@ -14,7 +14,7 @@ namespace {
 using ::testing::HasSubstr;
 
 sw::SwitchConfig planned(Fabric f = {}) {
-  auto p = make_plan(switch_config(f), 1);
+  auto p = make_plan(switch_config(f));
   EXPECT_TRUE(p.ok());
   return p.value().config;
 }

@@ -10,7 +10,7 @@ namespace rtb::plan {
 namespace {
 
 Plan plan_of(Fabric f, uint32_t oversubscribe = 1) {
-  auto p = make_plan(switch_config(f), oversubscribe);
+  auto p = make_plan(switch_config(f), PlanOptions{oversubscribe, 0});
   EXPECT_TRUE(p.ok()) << (p.ok() ? "" : p.error().message);
   return std::move(p).value();
 }
@@ -54,6 +54,24 @@ TEST(Planner, FirstPrinciplesNeedByHand) {
   EXPECT_EQ(plan_of(at(Rate::gbps(25))).need.need, Bytes(24'064));
   EXPECT_EQ(plan_of(at(Rate::gbps(100))).need.need, Bytes(44'800));
   EXPECT_EQ(plan_of(at(Rate::gbps(400))).need.need, Bytes(80'128));
+}
+
+// Every frame in the headroom may be a minimum frame (SONiC's stock LOSSLESS_TRAFFIC_PATTERN,
+// small_packet_percentage 100), 100G, 7 m, 256 B cells:
+//   first principles: a 60 B frame takes one 256 B cell for 84 B on the wire, x 256/84:
+//     44655 x 3.047619 = 136091.4 -> 136092 -> 532 cells = 136192
+//   SONiC: cell_occupancy = 256 / 64 = 4: 9216 + (9216 + 863.19 + 25216) x 4 = 150396.77
+//     -> 150397 -> 147 x 1024 = 150528 (its 64 B packet has no preamble and gap)
+// Half small frames: 0.5 x 9216/9240 + 0.5 x 256/84 = 2.0225108; 44655 x that = 90315.2
+//   -> 353 cells = 90368.
+TEST(Planner, SmallPacketsMultiplyTheHeadroomByTheirCellRounding) {
+  Plan p = make_plan(switch_config(at(Rate::gbps(100))), PlanOptions{1, 100}).value();
+  EXPECT_NEAR(p.need.cell_factor, 256.0 / 84.0, 1e-12);
+  EXPECT_EQ(p.need.need, Bytes(136'192));
+  EXPECT_EQ(p.need.sonic, Bytes(150'528));
+  EXPECT_EQ(p.need.mlx5, Bytes(56'667));  // a NIC's formula has no cells
+  p = make_plan(switch_config(at(Rate::gbps(100))), PlanOptions{1, 50}).value();
+  EXPECT_EQ(p.need.need, Bytes(90'368));
 }
 
 // 100G, 32 ports, lossless 3 and 4, 32 MB in 256 B cells:
@@ -108,7 +126,7 @@ TEST(Planner, HeadroomAboveTheBufferIsRefusedWithItsArithmetic) {
   Fabric f = at(Rate::gbps(400));
   f.ports = 64;
   f.buffer = Bytes::mb(8);
-  auto p = make_plan(switch_config(f), 1);
+  auto p = make_plan(switch_config(f));
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.error().message,
             "buffer 8000000 B: the headroom pool 10256384 B (128 PGs x 80128 B / 1) and reserved 0 B leave "

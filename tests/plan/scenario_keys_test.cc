@@ -40,7 +40,7 @@ TEST(ScenarioKeys, PlanOfDefaultScenarioLoadsWithThePlannedThresholds) {
   const std::string path = source_root() + "/scenarios/default.toml";
   auto s = scenario::load_scenario(path);
   ASSERT_TRUE(s.ok()) << s.error().message;
-  auto p = make_plan(s->topology.switches.front().config, 1);
+  auto p = make_plan(s->topology.switches.front().config);
   ASSERT_TRUE(p.ok()) << p.error().message;
   const std::string out = temp_file("planned.toml");
   const Status st = write_scenario(out, read(path), "# test", threshold_keys(p->config));
@@ -65,7 +65,7 @@ TEST(ScenarioKeys, ScenarioFromOptionsRunsLossless) {
   Fabric f;
   f.ports = 5;
   f.buffer = Bytes::mb(4);
-  auto p = make_plan(switch_config(f), 1);
+  auto p = make_plan(switch_config(f));
   ASSERT_TRUE(p.ok()) << p.error().message;
   const std::string out = temp_file("fabric.toml");
   const Status st = write_scenario(out, fabric_scenario(f), "# test", threshold_keys(p->config));
