@@ -90,15 +90,22 @@ Expected<plan::Fabric> fabric_of(const PlanArgs& a) {
   return f;
 }
 
-// The scenario's switch (the first, or --switch NAME).
+// The scenario's switch: --switch NAME, or the one with the most ports (the first of
+// those): every switch gets the same [switch] settings, and the most ports share the pool
+// the most ways.
 Expected<sw::SwitchConfig> scenario_switch(const PlanArgs& a) {
   auto s = scenario::load_scenario(a.scenario, a.set);
   if (!s) return s.error();
+  const scenario::SwitchNode* best = nullptr;
   for (const scenario::SwitchNode& n : s->topology.switches) {
-    if (a.switch_name.empty() || n.name == a.switch_name) return n.config;
+    if (!a.switch_name.empty() && n.name == a.switch_name) return n.config;
+    if (best == nullptr || n.config.ports.size() > best->config.ports.size()) best = &n;
   }
-  return Error{fmt::format("--switch '{}': not a switch of {}: expected one of its switches' names", a.switch_name,
-                           a.scenario)};
+  if (!a.switch_name.empty() || best == nullptr) {
+    return Error{fmt::format("--switch '{}': not a switch of {}: expected one of its switches' names",
+                             a.switch_name, a.scenario)};
+  }
+  return best->config;
 }
 
 // Applies the thresholds given by option to every lossless PG and TC of `c`.
@@ -141,12 +148,21 @@ std::string read_text(const std::string& path) {
   return s.str();
 }
 
-std::string inputs_line(const sw::SwitchConfig& c, const std::string& from) {
+// The ports' rate and cable, or "differ" when they do (the headroom section names the
+// port it plans for).
+std::string ports_line(const sw::SwitchConfig& c) {
   const sw::PortConfig& p = c.ports.front();
-  return fmt::format("rocetb plan for {}: {} ports, {:g} Gb/s, cable {:.3f} ns one way ({:g} m at 5 ns/m), MTU {} B, "
-                     "buffer {} B, cell {} B, lossless priorities {}\n\n",
-                     from, c.ports.size(), p.rate.gbps_f(), static_cast<double>(p.propagation.ps()) / 1e3,
-                     static_cast<double>(p.propagation.ps()) / 5e3, p.mtu, c.pool.size.count(), c.pool.cell.count(),
+  for (const sw::PortConfig& q : c.ports) {
+    if (q.rate != p.rate || q.propagation != p.propagation || q.mtu != p.mtu) return "rates, cables or MTUs differ";
+  }
+  return fmt::format("{:g} Gb/s, cable {:.3f} ns one way ({:g} m at 5 ns/m), MTU {} B", p.rate.gbps_f(),
+                     static_cast<double>(p.propagation.ps()) / 1e3, static_cast<double>(p.propagation.ps()) / 5e3,
+                     p.mtu);
+}
+
+std::string inputs_line(const sw::SwitchConfig& c, const std::string& from) {
+  return fmt::format("rocetb plan for {} ({}): {} ports, {}, buffer {} B, cell {} B, lossless priorities {}\n\n", from,
+                     c.name, c.ports.size(), ports_line(c), c.pool.size.count(), c.pool.cell.count(),
                      plan::priority_list(c.pfc_enable));
 }
 
@@ -228,7 +244,7 @@ Command add_plan_command(CLI::App& app) {
   cmd->add_option("--set", a->set, "override a key of --scenario: --set switch.buffer_pool.size=8MB")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
-  cmd->add_option("--switch", a->switch_name, "the scenario's switch to plan (default its first)");
+  cmd->add_option("--switch", a->switch_name, "the scenario's switch to plan (default the one with the most ports)");
   cmd->add_option("--oversubscribe", a->options.oversubscribe,
                   "headroom pool = every lossless PG's headroom / this (SONiC over_subscribe_ratio; default 1)")
       ->check(CLI::Range(1, 1'000));
