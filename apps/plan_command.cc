@@ -23,6 +23,7 @@
 #include "plan/fabric.h"
 #include "plan/planner.h"
 #include "plan/scenario_keys.h"
+#include "plan/threshold_set.h"
 #include "scenario/load.h"
 
 namespace rtb::apps {
@@ -108,37 +109,27 @@ Expected<sw::SwitchConfig> scenario_switch(const PlanArgs& a) {
   return best->config;
 }
 
-// Applies the thresholds given by option to every lossless PG and TC of `c`.
-Status apply_given(const Given& g, sw::SwitchConfig& c) {
-  struct Item { const char* option; const std::string& text; };
-  std::vector<std::pair<const char*, Bytes>> parsed;
-  for (const Item& i : {Item{"--kmin", g.kmin}, Item{"--kmax", g.kmax}, Item{"--xoff-threshold", g.xoff_threshold},
-                        Item{"--headroom", g.headroom}, Item{"--headroom-pool", g.headroom_pool},
-                        Item{"--xon-offset", g.xon_offset}}) {
+// The thresholds given by option, each parsed with its option's name in the error.
+Expected<plan::ThresholdSet> threshold_set(const Given& g) {
+  plan::ThresholdSet t;
+  struct Item {
+    const char* option;
+    const std::string& text;
+    std::optional<Bytes>& into;
+  };
+  for (const Item& i : {Item{"--kmin", g.kmin, t.kmin}, Item{"--kmax", g.kmax, t.kmax},
+                        Item{"--xoff-threshold", g.xoff_threshold, t.xoff_threshold},
+                        Item{"--headroom", g.headroom, t.headroom},
+                        Item{"--headroom-pool", g.headroom_pool, t.headroom_pool},
+                        Item{"--xon-offset", g.xon_offset, t.xon_offset}}) {
     if (i.text.empty()) continue;
     auto b = bytes_option(i.option, i.text);
     if (!b) return b.error();
-    parsed.emplace_back(i.option, *b);
+    i.into = *b;
   }
   if (g.pmax && *g.pmax > 100) return Error{fmt::format("--pmax {}: expected a percentage 0..100", *g.pmax)};
-  for (const auto& [option, b] : parsed) {
-    const std::string o = option;
-    if (o == "--headroom-pool") c.pool.xoff = b;
-    for (int i = 0; i < sw::kPriorities; ++i) {
-      if (c.lossless_pg(i) && o == "--xoff-threshold") {
-        c.pg[i].mode = sw::ThresholdMode::kStatic;
-        c.pg[i].static_th = b;
-      }
-      if (c.lossless_pg(i) && o == "--headroom") c.pg[i].xoff = b;
-      if (c.lossless_pg(i) && o == "--xon-offset") c.pg[i].xon_offset = b;
-      if (c.lossless_tc(i) && c.wred[i] && o == "--kmin") c.wred[i]->green_min_threshold = b;
-      if (c.lossless_tc(i) && c.wred[i] && o == "--kmax") c.wred[i]->green_max_threshold = b;
-    }
-  }
-  for (int i = 0; i < sw::kPriorities; ++i) {
-    if (g.pmax && c.lossless_tc(i) && c.wred[i]) c.wred[i]->green_drop_probability = *g.pmax;
-  }
-  return {};
+  t.pmax_percent = g.pmax;
+  return t;
 }
 
 std::string read_text(const std::string& path) {
@@ -183,6 +174,22 @@ int write(const PlanArgs& a, const plan::Plan& p, const std::optional<plan::Fabr
   return 0;
 }
 
+// Checks the scenario's set (or, without one, the plan), with the values given by option;
+// true when nothing failed.
+bool print_checks(const PlanArgs& a, const sw::SwitchConfig& in, const plan::Plan& p, const plan::ThresholdSet& given) {
+  sw::SwitchConfig checked = a.scenario.empty() ? p.config : in;
+  if (!a.scenario.empty()) plan::apply(given, checked);
+  const uint32_t small = a.options.small_packet_percent;
+  const std::vector<plan::Check> checks = plan::check_thresholds(checked, small);
+  std::cout << "Check of " << (a.scenario.empty() ? "the planned set" : "the scenario's set")
+            << (given.empty() ? "" : " with the values given by option") << ":\n" << plan::describe(checks);
+  if (!a.scenario.empty()) {
+    const bool planned_ok = !plan::any_failed(plan::check_thresholds(p.config, small));
+    std::cout << "  (the planned set " << (planned_ok ? "passes" : "FAILS") << " the same checks)\n";
+  }
+  return !plan::any_failed(checks);
+}
+
 int run(const PlanArgs& a) {
   if (!a.scenario.empty() && !a.fabric_options_given.empty()) {
     return refuse(fmt::format("{}: not with --scenario, whose topology and [switch] give it: expected one of them",
@@ -199,28 +206,15 @@ int run(const PlanArgs& a) {
     in = scenario_switch(a);
     if (!in) return refuse(in.error().message);
   }
+  auto given = threshold_set(a.given);
+  if (!given) return refuse(given.error().message);
   auto p = plan::make_plan(*in, a.options);
   if (!p) return refuse(p.error().message);
-  if (Status st = apply_given(a.given, p.value().config); !st) return refuse(st.message());
+  plan::apply(*given, p.value().config);
   std::cout << inputs_line(*in, a.scenario.empty() ? "the options" : a.scenario) << plan::describe(*p) << "\n";
-  sw::SwitchConfig checked = p->config;
-  const Given& g = a.given;
-  const bool given = !(g.kmin + g.kmax + g.xoff_threshold + g.headroom + g.headroom_pool + g.xon_offset).empty() || g.pmax;
-  std::string what = a.scenario.empty() ? "the planned set" : "the scenario's set";
-  if (given) what += " with the values given by option";
-  if (!a.scenario.empty()) {
-    checked = *in;
-    (void)apply_given(a.given, checked);  // parsed once above
-  }
-  const uint32_t small = a.options.small_packet_percent;
-  const std::vector<plan::Check> checks = plan::check_thresholds(checked, small);
-  std::cout << "Check of " << what << ":\n" << plan::describe(checks);
-  if (!a.scenario.empty()) {
-    const bool planned_ok = !plan::any_failed(plan::check_thresholds(p->config, small));
-    std::cout << "  (the planned set " << (planned_ok ? "passes" : "FAILS") << " the same checks)\n";
-  }
+  const bool passed = print_checks(a, *in, *p, *given);
   if (!a.write_scenario.empty() && write(a, *p, fabric) != 0) return 2;
-  return plan::any_failed(checks) ? 1 : 0;
+  return passed ? 0 : 1;
 }
 
 }  // namespace
