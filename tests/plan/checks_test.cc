@@ -7,6 +7,7 @@
 #include "plan/checks.h"
 #include "plan/fabric.h"
 #include "plan/planner.h"
+#include "plan/threshold_set.h"
 
 namespace rtb::plan {
 namespace {
@@ -113,6 +114,31 @@ TEST(Checks, DynamicThresholdCannotExhaustThePool) {
   EXPECT_EQ(pool.result, Check::Result::kOk);
   // alpha 1, S = 29132800, N = 64: 29132800 / 65 = 448197 B each.
   EXPECT_THAT(pool.arithmetic, HasSubstr("= 448197 B, together"));
+}
+
+// Given thresholds reach every lossless PG and TC, and only those; a static_th replaces a
+// dynamic threshold.
+TEST(ThresholdSet, AppliesToEveryLosslessClassOnly) {
+  sw::SwitchConfig c = planned();
+  c.pg[4].mode = sw::ThresholdMode::kDynamic;
+  ThresholdSet t;
+  EXPECT_TRUE(t.empty());
+  t.kmax = Bytes(300'000);
+  t.pmax_percent = 7;
+  t.xoff_threshold = Bytes(400'000);
+  t.headroom_pool = Bytes(1'000'000);
+  EXPECT_FALSE(t.empty());
+  apply(t, c);
+  for (int q : {3, 4}) {
+    EXPECT_EQ(c.wred[q]->green_max_threshold, Bytes(300'000));
+    EXPECT_EQ(c.wred[q]->green_drop_probability, 7u);
+    EXPECT_EQ(c.pg[q].mode, sw::ThresholdMode::kStatic);
+    EXPECT_EQ(c.pg[q].static_th, Bytes(400'000));
+    EXPECT_EQ(c.pg[q].xoff, Bytes(44'800));  // not given: the plan's
+  }
+  EXPECT_FALSE(c.wred[0].has_value());
+  EXPECT_EQ(c.pg[0].mode, sw::ThresholdMode::kDynamic);
+  EXPECT_EQ(c.pool.xoff, Bytes(1'000'000));
 }
 
 }  // namespace
