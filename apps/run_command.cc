@@ -66,7 +66,7 @@ int run(const RunArgs& a, const std::string& command_line) {
   }
   auto s = scenario::load_scenario(a.scenario, overrides, seed.value());
   if (!s) {
-    std::fprintf(stderr, "rocetb: %s\n", s.error().message.c_str());
+    print_error("rocetb", s.error().message);
     return 2;
   }
   for (const std::string& w : s.value().warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
