@@ -117,5 +117,26 @@ TEST(RunCommand, ASignalDuringStartUpEndsTheRealtimeRunWithResults) {
   EXPECT_LT(run["simulated_ns"].get<double>(), 5e6) << "the run went on: the signal was swallowed";
 }
 
+// Ctrl-C on a virtual run: it ends at the next slice of virtual time and writes every
+// results file for the time simulated, marked incomplete.
+TEST(RunCommand, CtrlCEndsAVirtualRunWithItsResultsMarkedIncomplete) {
+  const std::string out = out_dir("virtual-stop");
+  const auto r = run_rocetb({"run", "scenarios/default.toml", "--set", "run.duration=2s", "--out", out},
+                            Signal{SIGINT, std::chrono::milliseconds(1500)}, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("stopped by SIGINT or SIGTERM at "));
+  for (const char* file : {"flows.csv", "queues.csv", "effective.json"}) {
+    EXPECT_TRUE(std::filesystem::exists(out + "/" + file)) << file;
+  }
+  std::ifstream rf(out + "/run.json"), sf(out + "/summary.json");
+  ASSERT_TRUE(rf && sf);
+  const auto run = nlohmann::json::parse(rf), summary = nlohmann::json::parse(sf);
+  EXPECT_EQ(summary["complete"], false);
+  EXPECT_EQ(run["complete"], false);
+  EXPECT_THAT(run["stopped_early"].get<std::string>(), HasSubstr("of the 2000.000 ms duration"));
+  EXPECT_GT(run["simulated_ns"].get<double>(), 0);
+  EXPECT_LT(run["simulated_ns"].get<double>(), 2e9);
+}
+
 }  // namespace
 }  // namespace rtb::apps
