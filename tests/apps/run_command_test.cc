@@ -88,6 +88,10 @@ TEST(RunCommand, AStartTimeMoreThanADayAheadIsRefused) {
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_THAT(last_line(r.out), HasSubstr("rocetb: realtime.start_at_unix_ms = 99999999999999 is "));
   EXPECT_THAT(last_line(r.out), HasSubstr("s from now: expected at most 24 h ahead"));
+  // An error after the EAL started leaves no runtime folder behind.
+  for (const auto& e : std::filesystem::directory_iterator("/var/run/dpdk", std::filesystem::directory_options::skip_permission_denied)) {
+    EXPECT_NE(e.path().filename().string().rfind("rocetb-" + std::to_string(r.pid) + "-", 0), 0u) << e.path();
+  }
 }
 
 TEST(RunCommand, CtrlCEndsTheWaitForTheStartTime) {
