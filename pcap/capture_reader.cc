@@ -2,6 +2,7 @@
 
 #include <pcap.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <system_error>
 #include <utility>
@@ -41,6 +42,21 @@ Expected<CaptureReader> CaptureReader::open(const std::string& path, ReaderOptio
   return CaptureReader(path, p, options);
 }
 
+Expected<CaptureReader> CaptureReader::open_memory(const uint8_t* data, size_t size,
+                                                   const std::string& name) {
+  // fmemopen only reads through the pointer in mode "rb".
+  FILE* f = fmemopen(const_cast<uint8_t*>(data), size, "rb");
+  if (f == nullptr) return Error{fmt::format("cannot read capture '{}' from memory", name)};
+  char errbuf[PCAP_ERRBUF_SIZE] = {};
+  pcap_t* p = pcap_fopen_offline_with_tstamp_precision(f, PCAP_TSTAMP_PRECISION_NANO, errbuf);
+  if (p == nullptr) {
+    std::fclose(f);
+    return Error{fmt::format("cannot read capture '{}' ({} bytes): {}; expected a readable "
+                             "pcap or pcapng file", name, size, errbuf)};
+  }
+  return CaptureReader(name, p, ReaderOptions{});
+}
+
 CaptureReader::CaptureReader(std::string path, pcap* handle, ReaderOptions options)
     : path_(std::move(path)), handle_(handle), options_(options),
       link_(to_link_type(pcap_datalink(handle))) {}
@@ -52,14 +68,14 @@ Status CaptureReader::set_time(CapturedFrame& out, uint64_t ts_ns) {
     return Error{fmt::format("capture '{}': frame {} is stamped {} ns since the epoch, "
                              "outside [{}, {}] ns that rtb::Time can hold from the origin; "
                              "pass ReaderOptions::origin_ns at or before the earliest frame",
-                             path_, frames_ + 1, ts_ns, origin, origin + kMaxSpanNs)};
+                             path_, frames_, ts_ns, origin, origin + kMaxSpanNs)};
   }
   out.ts_ns = ts_ns;
   out.ts = Time::ps((ts_ns - origin) * 1'000);
   return {};
 }
 
-Expected<bool> CaptureReader::next(CapturedFrame& out) {
+Expected<bool> CaptureReader::next_view(FrameView& out) {
   pcap_pkthdr* h = nullptr;
   const u_char* data = nullptr;
   const int rc = pcap_next_ex(handle_.get(), &h, &data);
@@ -69,14 +85,24 @@ Expected<bool> CaptureReader::next(CapturedFrame& out) {
                              pcap_geterr(handle_.get()))};
   }
   // With PCAP_TSTAMP_PRECISION_NANO, tv_usec holds nanoseconds.
-  const uint64_t ts_ns = static_cast<uint64_t>(h->ts.tv_sec) * 1'000'000'000 +
-                         static_cast<uint64_t>(h->ts.tv_usec);
-  if (Status s = set_time(out, ts_ns); !s) return Error{s.message()};
-  out.link = link_;
+  out.ts_ns = static_cast<uint64_t>(h->ts.tv_sec) * 1'000'000'000 +
+              static_cast<uint64_t>(h->ts.tv_usec);
   out.captured_len = h->caplen;
   out.original_len = h->len;
-  out.bytes.assign(data, data + h->caplen);
+  out.data = data;
   ++frames_;
+  return true;
+}
+
+Expected<bool> CaptureReader::next(CapturedFrame& out) {
+  FrameView v;
+  auto more = next_view(v);
+  if (!more || !more.value()) return more;
+  if (Status s = set_time(out, v.ts_ns); !s) return Error{s.message()};
+  out.link = link_;
+  out.captured_len = v.captured_len;
+  out.original_len = v.original_len;
+  out.bytes.assign(v.data, v.data + v.captured_len);
   return true;
 }
 

@@ -49,6 +49,14 @@ struct CapturedFrame {
   std::vector<uint8_t> bytes;  // the captured bytes
 };
 
+// A frame as libpcap holds it: `data` stays valid until the next read (no copy).
+struct FrameView {
+  uint64_t ts_ns = 0;  // as stored: ns since the Unix epoch (no origin applied)
+  uint32_t captured_len = 0;
+  uint32_t original_len = 0;
+  const uint8_t* data = nullptr;
+};
+
 struct ReaderOptions {
   std::optional<uint64_t> origin_ns;  // unset: the first frame's ts_ns
 };
@@ -57,10 +65,17 @@ class CaptureReader {
  public:
   // Errors: missing or unreadable file, not a pcap/pcapng file, truncated file header.
   static Expected<CaptureReader> open(const std::string& path, ReaderOptions options = {});
+  // The same from a file image in memory (`name` stands for the path in messages); the
+  // bytes must outlive the reader. For the fuzz target and tests.
+  static Expected<CaptureReader> open_memory(const uint8_t* data, size_t size,
+                                             const std::string& name);
 
   // true: `out` holds the next frame; false: end of file. Error: truncated or corrupt
   // record, or a timestamp outside the origin's range (the message names frame and file).
   Expected<bool> next(CapturedFrame& out);
+  // Like next() without the copy and without the origin's range check: the fast path of
+  // `rocetb analyze`. Same errors otherwise.
+  Expected<bool> next_view(FrameView& out);
 
   LinkType link() const { return link_; }
   const std::string& path() const { return path_; }
