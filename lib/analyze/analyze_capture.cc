@@ -4,6 +4,7 @@
 
 #include <utility>
 
+#include "analyze/fast_crc.h"
 #include "pcap/capture_reader.h"
 
 namespace rtb::analyze {
@@ -18,6 +19,7 @@ Expected<CaptureAnalysis> run(Expected<capture::CaptureReader> reader, AnalyzeOp
                              "IPv4 (228) or IPv6 (229)",
                              r.path(), capture::link_type_name(r.link()))};
   }
+  use_fast_crc_without_eal();
   CaptureAnalysis out{r.path(), Analyzer(r.link(), options), std::nullopt};
   capture::FrameView v;
   while (true) {
