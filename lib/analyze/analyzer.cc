@@ -70,7 +70,7 @@ void Analyzer::add_roce(const Dissected& d, Time ts, uint32_t wire_len) {
   q.last_ts = std::max(q.last_ts, ts);
   q.wire_bytes += wire_len;
   q.payload_bytes += d.payload_bytes;
-  ++q.opcodes[d.opcode];
+  q.opcodes.add(d.opcode);
   const bool ce = d.ecn == wire::Ecn::Ce;
   const bool cnp = d.opcode == wire::op::kCnp;
   q.ce += ce;

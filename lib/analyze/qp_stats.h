@@ -4,10 +4,12 @@
 // point sends travel as different rows: RC packets name only their destination QP.
 #pragma once
 
-#include <array>
+#include <algorithm>
 #include <compare>
 #include <cstdint>
 #include <map>
+#include <utility>
+#include <vector>
 
 #include "analyze/dissected.h"
 #include "analyze/message_tracker.h"
@@ -28,6 +30,27 @@ struct QpKeyHash {
   size_t operator()(const QpKey& k) const;
 };
 
+// Frames per BTH opcode for the few opcodes one QP uses (a row stays small when a capture
+// holds many QPs).
+class OpcodeMix {
+ public:
+  void add(uint8_t opcode) {
+    for (auto& [op, n] : counts_) {
+      if (op == opcode) { ++n; return; }
+    }
+    counts_.emplace_back(opcode, 1);
+  }
+  // (opcode, frames), by opcode.
+  std::vector<std::pair<uint8_t, uint64_t>> sorted() const {
+    auto v = counts_;
+    std::sort(v.begin(), v.end());
+    return v;
+  }
+
+ private:
+  std::vector<std::pair<uint8_t, uint64_t>> counts_;
+};
+
 struct QpStats {
   explicit QpStats(Time bin_width) : timeline(bin_width) {}
 
@@ -36,7 +59,7 @@ struct QpStats {
   uint64_t payload_bytes = 0;  // RoCE payload, without pad
   Time first_ts;
   Time last_ts;
-  std::array<uint64_t, 256> opcodes{};  // frames per BTH opcode
+  OpcodeMix opcodes;
   uint64_t ce = 0;                       // frames with ECN = CE (RFC 3168)
   uint64_t becn = 0;                     // frames with the BTH BECN bit
   uint64_t cnps = 0;                     // CNPs sent to this QP (opcode 0x81)

@@ -10,11 +10,9 @@
 namespace rtb::analyze {
 namespace {
 
-std::string opcode_list(const std::array<uint64_t, 256>& ops) {
+std::string opcode_list(const OpcodeMix& ops) {
   std::string s;
-  for (size_t i = 0; i < ops.size(); ++i) {
-    if (ops[i] != 0) s += fmt::format("{}{:#04x}:{}", s.empty() ? "" : ";", i, ops[i]);
-  }
+  for (const auto& [op, n] : ops.sorted()) s += fmt::format("{}{:#04x}:{}", s.empty() ? "" : ";", op, n);
   return s;
 }
 

@@ -28,6 +28,12 @@ json mean_rate_bps(uint64_t bytes, Time span) {
   return static_cast<uint64_t>(static_cast<double>(bytes) * 8e12 / static_cast<double>(span.ps()));
 }
 
+json opcode_mix(const OpcodeMix& ops) {
+  json j = json::object();
+  for (const auto& [op, n] : ops.sorted()) j[opcode_text(op)] = n;
+  return j;
+}
+
 json qp_json(const QpKey& k, const QpStats& q) {
   json naks = json::object();
   for (const auto& [syn, n] : q.naks) naks[syndrome_text(syn)] = n;
