@@ -6,7 +6,8 @@
    that tshark dissects equal summary.json's; the ICRC of every RoCEv2 frame is
    recomputed here with zlib (the IBTA masks, written out below) and the valid count
    compared.
-2. Captures made here with scapy in the link types and encapsulations the reference files
+2. A pcapng written by `rocetb frames` (every frame kind rocetb sends), compared the same
+   way; captures made here with scapy in the link types and encapsulations the reference files
    lack: Linux cooked SLL and SLL2, QinQ, raw IPv6 (LINKTYPE 229 and 101), IPv6 RoCEv2
    (whose ICRC is computed only by this file's zlib code, checking rocetb's IPv6 ICRC),
    PSN gaps, retransmissions, NAKs, PFC with a refresh and an XON; the same comparison
@@ -281,6 +282,10 @@ def main():
         for name in sorted(os.listdir(caps)):
             if name.endswith((".pcap", ".pcapng")):
                 compare(os.path.join(caps, name), os.path.join(d, "ref-" + name))
+        # A pcapng file written by rocetb itself: one frame of every kind it sends.
+        frames = os.path.join(d, "frames.pcapng")
+        subprocess.run([ROCETB, "frames", "--out", frames], capture_output=True, check=True)
+        compare(frames, os.path.join(d, "frames"))
         for name, path in built_captures(d).items():
             check_built(name, compare(path, os.path.join(d, "built-" + name)))
         check_errors(d)
