@@ -5,7 +5,7 @@
 // analyzer needs no EAL, so it sets the same default itself through
 // rte_vect_set_max_simd_bitwidth, which only writes that setting, and then asks for the
 // SSE4.2 path on x86-64, the fastest elsewhere (wire/crc_path.h). The analyzer then runs
-// about 2.3x faster on small RoCE frames; the results are identical (the wire tests run
+// about twice as fast on small RoCE frames; the results are identical (the wire tests run
 // every path).
 #pragma once
 
