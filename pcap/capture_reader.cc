@@ -1,6 +1,8 @@
 #include "pcap/capture_reader.h"
 
 #include <pcap.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include <cerrno>
 #include <cstdio>
@@ -34,6 +36,26 @@ std::string size_note(const std::string& path) {
 
 void CaptureReader::Closer::operator()(pcap* p) const { pcap_close(p); }
 
+void CaptureReader::Unmapper::operator()(const uint8_t* p) const {
+  munmap(const_cast<uint8_t*>(p), size);
+}
+
+// Frames from PcapRecords over `data` when it is a classic pcap image libpcap accepted.
+void CaptureReader::walk_records(const uint8_t* data, size_t size) {
+  records_ = PcapRecords::detect(data, size, static_cast<uint32_t>(pcap_snapshot(handle_.get())));
+}
+
+// Maps a regular file read-only; null when it cannot (then libpcap reads it).
+CaptureReader::Mapping CaptureReader::map_file(FILE* f) {
+  struct stat st {};
+  if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+    return {nullptr, {0}};
+  const auto size = static_cast<size_t>(st.st_size);
+  void* p = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fileno(f), 0);
+  if (p == MAP_FAILED) return {nullptr, {0}};
+  return {static_cast<const uint8_t*>(p), {size}};
+}
+
 Expected<CaptureReader> CaptureReader::open(const std::string& path, ReaderOptions options) {
   // Our own FILE with a large buffer: libpcap reads record by record through stdio, and
   // the default 4 KiB buffer costs a system call every few frames.
@@ -50,7 +72,10 @@ Expected<CaptureReader> CaptureReader::open(const std::string& path, ReaderOptio
     return Error{fmt::format("cannot read capture '{}'{}: {}; expected a readable pcap or "
                              "pcapng file", path, size_note(path), errbuf)};
   }
-  return CaptureReader(path, p, options);
+  CaptureReader r(path, p, options);
+  r.mapping_ = map_file(f);
+  if (r.mapping_) r.walk_records(r.mapping_.get(), r.mapping_.get_deleter().size);
+  return r;
 }
 
 Expected<CaptureReader> CaptureReader::open_memory(const uint8_t* data, size_t size,
@@ -65,7 +90,9 @@ Expected<CaptureReader> CaptureReader::open_memory(const uint8_t* data, size_t s
     return Error{fmt::format("cannot read capture '{}' ({} bytes): {}; expected a readable "
                              "pcap or pcapng file", name, size, errbuf)};
   }
-  return CaptureReader(name, p, ReaderOptions{});
+  CaptureReader r(name, p, ReaderOptions{});
+  r.walk_records(data, size);
+  return r;
 }
 
 CaptureReader::CaptureReader(std::string path, pcap* handle, ReaderOptions options)
@@ -87,6 +114,11 @@ Status CaptureReader::set_time(CapturedFrame& out, uint64_t ts_ns) {
 }
 
 Expected<bool> CaptureReader::next_view(FrameView& out) {
+  if (records_) {
+    auto more = records_->next(out, frames_ + 1, path_);
+    if (more && more.value()) ++frames_;
+    return more;
+  }
   pcap_pkthdr* h = nullptr;
   const u_char* data = nullptr;
   const int rc = pcap_next_ex(handle_.get(), &h, &data);

@@ -18,7 +18,7 @@ clang++ $flags $dpdk -I"$src/lib" -I"$src" \
   "$a/analyze_capture.cc" "$a/analyzer.cc" "$a/dissect.cc" "$a/dissected.cc" \
   "$a/fast_crc.cc" "$a/icrc_ipv6.cc" "$a/link_layer.cc" "$a/malformed.cc" "$a/message_tracker.cc" \
   "$a/pfc_stats.cc" "$a/qp_stats.cc" "$a/timeline.cc" \
-  "$src/pcap/capture_reader.cc" "$src/pcap/link_type.cc" \
+  "$src/pcap/capture_reader.cc" "$src/pcap/pcap_records.cc" "$src/pcap/link_type.cc" \
   "$w/opcode.cc" "$w/icrc.cc" "$w/icrc_in_place.cc" "$w/crc32_combine.cc" "$w/crc_path.cc" \
   "$w/ipv4.cc" \
   $(pkg-config --libs libdpdk libpcap fmt) -o "$work/capture_fuzz"
