@@ -1,7 +1,7 @@
 // Counts a capture's RoCEv2 and PFC traffic frame by frame: per QP (qp_stats.h), per PFC
 // priority (pfc_stats.h) and in total. Frames go in one at a time, in file order; nothing
 // is kept of a frame after add() returns, and nothing is allocated per frame except when
-// a new QP, timeline bin, NAK syndrome or PFC event appears.
+// a new QP, timeline bin, NAK syndrome, PFC event or CE mark awaiting its CNP appears.
 //
 // CE -> CNP delay. A notification point answers CE-marked packets with a CNP to the
 // sender's QP, in the opposite direction between the same two addresses (IBTA Annex
