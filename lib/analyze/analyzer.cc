@@ -94,8 +94,7 @@ void Analyzer::add_roce(const Dissected& d, Time ts, uint32_t wire_len) {
     else ++q.naks[d.aeth_syndrome];
   } else {
     const bool repeated = q.psn.add(d.psn);
-    if (d.opcode == wire::op::kReadRequest || d.opcode == (wire::op::kUc | wire::op::kReadRequest))
-      q.psn.resync();
+    if (d.opcode == wire::op::kReadRequest) q.psn.resync();  // psn_tracker.h
     if (!repeated) q.messages.add(d.opcode, ts, d.payload_bytes);
   }
   track_ce_cnp(d, ts, q);
