@@ -48,25 +48,25 @@ Expected<analyze::AnalyzeOptions> options(const AnalyzeArgs& a) {
 int analyze(const AnalyzeArgs& a) {
   auto opt = options(a);
   if (!opt) {
-    std::fprintf(stderr, "rocetb analyze: %s\n", opt.error().message.c_str());
+    print_error("rocetb analyze", opt.error().message);
     return 2;
   }
   auto result = analyze::analyze_capture(a.capture, opt.value());
   if (!result) {
-    std::fprintf(stderr, "rocetb analyze: %s\n", result.error().message.c_str());
+    print_error("rocetb analyze", result.error().message);
     return 2;
   }
   const std::string out = a.out.empty()
       ? "results/analyze-" + std::filesystem::path(a.capture).stem().string() : a.out;
   analyze::print_table(std::cout, result.value());
   if (Status s = analyze::write_results(out, result.value()); !s) {
-    std::fprintf(stderr, "rocetb analyze: %s\n", s.message().c_str());
+    print_error("rocetb analyze", s.message());
     return 1;
   }
   std::cout << "results: " << out << "\n";
   if (result.value().error) {
     std::fflush(stdout);
-    std::fprintf(stderr, "rocetb analyze: %s\n", result.value().error->c_str());
+    print_error("rocetb analyze", *result.value().error);
     return 1;
   }
   return 0;
