@@ -195,6 +195,7 @@ json effective_json(const Scenario& s) {
           {"warnings", s.warnings}};
   if (r.data_mbufs) j["run"]["data_mbufs"] = *r.data_mbufs;
   if (r.control_mbufs) j["run"]["control_mbufs"] = *r.control_mbufs;
+  if (r.max_memory) j["run"]["max_memory"] = r.max_memory->count();
   if (r.clock == Clock::kRealtime) j["realtime"] = realtime_json(s);
   return j;
 }

@@ -33,6 +33,15 @@ RunConfig read_run(std::optional<Table> t, std::optional<uint64_t> seed_override
     }
     r.data_mbufs = mbufs(*t, "data_mbufs");
     r.control_mbufs = mbufs(*t, "control_mbufs");
+    if (t->has("max_memory")) {
+      const toml::node* n = t->get("max_memory");
+      if (!(n->is_string() && n->as_string()->get() == "auto")) {
+        r.max_memory = t->bytes("max_memory", Bytes{});
+        if (r.max_memory->count() < 16'000'000) {
+          t->fail_value("max_memory", "is out of range: expected \"auto\" or a size of at least 16MB");
+        }
+      }
+    }
     t->finish();
   }
   if (seed_override) r.seed = *seed_override;

@@ -34,6 +34,9 @@ struct RunConfig {
   // Mbufs in the data and control pools; unset: sized from the scenario (run.json "pools").
   std::optional<uint32_t> data_mbufs;
   std::optional<uint32_t> control_mbufs;
+  // The memory a run may need by the resource plan (testbed/resource_plan.h); unset
+  // ("auto"): three quarters of the memory available when the run starts.
+  std::optional<Bytes> max_memory;
 };
 
 enum class NodeKind : uint8_t { kHost, kSwitch };

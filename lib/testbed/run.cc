@@ -8,6 +8,7 @@
 #include "runtime/pool/eal.h"
 #include "runtime/pool/mbuf_pool_set.h"
 #include "testbed/pool_plan.h"
+#include "testbed/resource_plan.h"
 #include "testbed/run_json.h"
 #include "testbed/stop_request.h"
 #include "testbed/summary.h"
@@ -60,6 +61,8 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
   const StopScope stop_scope;  // a stop request from start-up on ends this run
   auto sizes = pool_sizes(s, pool_config(s));
   if (!sizes) return Error{sizes.error().message};
+  const ResourcePlan resources = plan_resources(s, pool_config(s), sizes.value());
+  if (Status st = check_resources(s, resources); !st) return Error{st.message()};
   if (Status st = ensure_eal(sizes.value()); !st) return Error{st.message()};
   // Virtual time: an empty pool is a sizing error, never packet loss (design.md).
   auto pools = runtime::PoolSet::create(sizes.value(), &wire::payload_byte,
@@ -86,6 +89,7 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
     report.summary = summarize(t, sampler, end);
     report.run = run_json(command_line, wall, end, t.frame_hops(), stats.polls);
     report.run["pools"] = pools_json(sizes.value(), pools.value());
+    report.run["resources"] = resources.to_json();
     mark_stopped_early(report, stopped, end, s.run.duration);
     report.flow_samples = sampler.flow_samples();
     report.queue_samples = sampler.queue_samples();

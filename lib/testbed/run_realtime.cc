@@ -19,6 +19,7 @@
 #include "runtime/pool/mbuf_pool_set.h"
 #include "testbed/lcore_samplers.h"
 #include "testbed/pool_plan.h"
+#include "testbed/resource_plan.h"
 #include "testbed/realtime_commands.h"
 #include "testbed/run.h"
 #include "testbed/run_json.h"
@@ -153,6 +154,8 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
   const StopScope stop_scope;  // a stop request from start-up on ends this run
   auto sizes = pool_sizes(s, realtime_pool_config(s));
   if (!sizes) return Error{sizes.error().message};
+  const ResourcePlan resources = plan_resources(s, realtime_pool_config(s), sizes.value());
+  if (Status st = check_resources(s, resources); !st) return Error{st.message()};
   if (Status st = ensure_eal(s, sizes.value()); !st) return Error{st.message()};
   // Realtime: an empty pool is a counted event in each stage and pool; the run goes on.
   auto pools = runtime::PoolSet::create(sizes.value(), &wire::payload_byte, fmt::format("rt{}", g_runs++),
@@ -216,6 +219,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     }
     report.run["bridges"] = std::move(bridges);
     report.run["pools"] = pools_json(sizes.value(), pools.value());
+    report.run["resources"] = resources.to_json();
     mark_stopped_early(report, stop_requested(), end, s.run.duration);
     report.cc_state_names = samplers.cc_state_names();
   }  // the testbed drains every queue, link, bridge and port here

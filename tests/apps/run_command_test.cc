@@ -74,6 +74,22 @@ TEST(RunCommand, NamesAndPathsThatAreNotUtf8AreWrittenNotFatal) {
   }
 }
 
+// The resource plan refuses a run that would exhaust the machine before it starts, naming
+// the key behind the largest term.
+TEST(RunCommand, ARunThatWouldExhaustMemoryIsRefusedBeforeItStarts) {
+  auto r = run_rocetb({"run", "scenarios/default.toml", "--set", "run.sample_interval=1ns", "--out", out_dir("mem")},
+                      std::nullopt, std::chrono::seconds(60));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("rocetb: resource plan: the run would need about "));
+  EXPECT_THAT(r.out, HasSubstr("for CSV text (set by run.sample_interval = 1 ns over run.duration = 10 ms"));
+  EXPECT_FALSE(std::filesystem::exists(out_dir("mem")));
+  r = run_rocetb({"run", "scenarios/default.toml", "--set", "run.max_memory=50MB", "--out", out_dir("mem")});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("rocetb: run.max_memory: the run would need about "));
+  EXPECT_THAT(r.out, HasSubstr("for mbuf pools (set by switch.buffer_pool.size: "));
+  EXPECT_THAT(r.out, HasSubstr("more than the 47.7 MiB allowed (run.max_memory)"));
+}
+
 const std::vector<std::string> kRealtime = {"--set", "run.clock=\"realtime\"", "--set", "realtime.hugepages=\"never\""};
 
 std::vector<std::string> realtime_run(const std::string& out, std::vector<std::string> more) {

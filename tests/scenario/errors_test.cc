@@ -275,6 +275,13 @@ from = "1ms"
                "connected nodes");
 }
 
+TEST(ScenarioErrors, MaxMemoryIsAutoOrASizeOfAtLeast16MB) {
+  EXPECT_EQ(load_ok(std::string(testing::kSmall) + "[run]\nmax_memory = \"2GB\"\n").run.max_memory, Bytes(2'000'000'000));
+  EXPECT_FALSE(load_ok(std::string(testing::kSmall) + "[run]\nmax_memory = \"auto\"\n").run.max_memory);
+  EXPECT_THAT(load_error(std::string(testing::kSmall) + "[run]\nmax_memory = \"1MB\"\n"),
+              HasSubstr("run.max_memory: '1MB' is out of range: expected \"auto\" or a size of at least 16MB"));
+}
+
 TEST(ScenarioErrors, UnreadableFile) {
   Expected<Scenario> s = load_scenario("/nonexistent/x.toml");
   ASSERT_FALSE(s.ok());

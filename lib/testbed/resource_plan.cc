@@ -1,0 +1,119 @@
+#include "testbed/resource_plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+
+#include "host/queue_pair.h"
+#include "testbed/sampler.h"
+
+namespace rtb::testbed {
+namespace {
+
+std::string human(uint64_t bytes) {
+  if (bytes >= (1ull << 30)) return fmt::format("{:.1f} GiB", static_cast<double>(bytes) / (1ull << 30));
+  if (bytes >= (1ull << 20)) return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1ull << 20));
+  return fmt::format("{:.1f} KiB", static_cast<double>(bytes) / 1024);
+}
+
+std::string span(Time t) {
+  const uint64_t ps = t.ps();
+  if (ps % 1'000'000'000'000 == 0) return fmt::format("{} s", ps / 1'000'000'000'000);
+  if (ps % 1'000'000'000 == 0) return fmt::format("{} ms", ps / 1'000'000'000);
+  if (ps % 1'000'000 == 0) return fmt::format("{} us", ps / 1'000'000);
+  return fmt::format("{} ns", static_cast<double>(ps) / 1000);
+}
+
+// The switches' queues of the priorities flows use, as the sampler records them.
+uint64_t sampled_queues(const scenario::Scenario& s) {
+  uint8_t priorities = 0;
+  for (const scenario::Flow& f : s.flows) priorities |= static_cast<uint8_t>(1u << f.priority);
+  uint64_t ports = 0;
+  for (const scenario::SwitchNode& sw : s.topology.switches) ports += sw.port_links.size();
+  return ports * static_cast<uint64_t>(__builtin_popcount(priorities));
+}
+
+// CSV text per row, upper estimates from the formats in results.cc: a flows.csv row has
+// 6 fields and the algorithm's state fields (at most RTB_CC_MAX_STATE_FIELDS), at most 16
+// characters each; a queues.csv row 8 short fields.
+constexpr uint64_t kFlowRowBytes = 16 * (6 + RTB_CC_MAX_STATE_FIELDS);
+constexpr uint64_t kQueueRowBytes = 64;
+
+ResourceTerm pools_term(const scenario::Scenario& s, const runtime::PoolConfig& c, const runtime::PoolSizes& z) {
+  ResourceTerm t{"mbuf pools", z.memory_bytes(), ""};
+  if (s.run.data_mbufs) {
+    t.driver = fmt::format("run.data_mbufs = {}", *s.run.data_mbufs);
+  } else if (c.data_buffer_bytes >= c.data_in_flight_bytes) {
+    t.driver = fmt::format("switch.buffer_pool.size: {} of buffers in queues, one mbuf per {} B frame",
+                           human(c.data_buffer_bytes.count()), c.smallest_data_frame_bytes);
+  } else {
+    t.driver = fmt::format("topology.cable_length_m and topology.rate: {} in flight on cables",
+                           human(c.data_in_flight_bytes.count()));
+  }
+  return t;
+}
+
+uint64_t meminfo_kib(const std::string& field) {
+  std::ifstream f("/proc/meminfo");
+  std::string name;
+  uint64_t kib = 0;
+  std::string unit;
+  while (f >> name >> kib >> unit) {
+    if (name == field + ":") return kib;
+  }
+  return 0;
+}
+
+}  // namespace
+
+uint64_t ResourcePlan::total() const {
+  uint64_t n = 0;
+  for (const ResourceTerm& t : terms) n += t.bytes;
+  return n;
+}
+
+const ResourceTerm& ResourcePlan::largest() const {
+  return *std::max_element(terms.begin(), terms.end(),
+                           [](const ResourceTerm& a, const ResourceTerm& b) { return a.bytes < b.bytes; });
+}
+
+nlohmann::ordered_json ResourcePlan::to_json() const {
+  nlohmann::ordered_json terms_json = nlohmann::ordered_json::array();
+  for (const ResourceTerm& t : terms) terms_json.push_back({{"what", t.what}, {"bytes", t.bytes}, {"driver", t.driver}});
+  return {{"estimated_bytes", total()}, {"terms", std::move(terms_json)}};
+}
+
+ResourcePlan plan_resources(const scenario::Scenario& s, const runtime::PoolConfig& pools,
+                            const runtime::PoolSizes& sizes) {
+  const uint64_t ticks = s.run.duration / s.run.sample_interval + 1;
+  const uint64_t flows = s.flows.size(), queues = sampled_queues(s);
+  const std::string sampling = fmt::format("run.sample_interval = {} over run.duration = {}: {} samples",
+                                           span(s.run.sample_interval), span(s.run.duration), ticks);
+  ResourcePlan p;
+  p.terms.push_back(pools_term(s, pools, sizes));
+  // Each flow: a QP at each end and the algorithm's state (at most 4096 B, plugin_loader).
+  p.terms.push_back({"flows", flows * (2 * sizeof(host::QueuePair) + 4096),
+                     fmt::format("[[traffic]]: {} flows", flows)});
+  p.terms.push_back({"time series", ticks * (flows * sizeof(FlowSample) + queues * (sizeof(QueueSample) + 8)),
+                     fmt::format("{}, of {} flows and {} queues", sampling, flows, queues)});
+  p.terms.push_back({"CSV text", ticks * (flows * kFlowRowBytes + queues * kQueueRowBytes),
+                     fmt::format("{}; flows.csv and queues.csv are built in memory", sampling)});
+  return p;
+}
+
+Status check_resources(const scenario::Scenario& s, const ResourcePlan& plan) {
+  const uint64_t available = meminfo_kib("MemAvailable") * 1024;
+  const uint64_t limit = s.run.max_memory ? s.run.max_memory->count() : available / 4 * 3;
+  if (limit == 0 || plan.total() <= limit) return {};  // no /proc/meminfo: nothing to check against
+  const ResourceTerm& big = plan.largest();
+  return Error{fmt::format(
+      "{}: the run would need about {}, {} of it for {} (set by {}), more than the {} allowed ({}): "
+      "change that key, or raise run.max_memory",
+      s.run.max_memory ? "run.max_memory" : "resource plan", human(plan.total()), human(big.bytes), big.what,
+      big.driver, human(limit),
+      s.run.max_memory ? "run.max_memory" : fmt::format("3/4 of the {} available", human(available)))};
+}
+
+}  // namespace rtb::testbed
