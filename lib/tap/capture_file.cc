@@ -64,7 +64,7 @@ nlohmann::ordered_json CaptureFile::to_json() const {
   uint64_t over = 0, lost = 0;
   for (const Interface& i : ifaces_) {
     interfaces.push_back({{"name", i.name}, {"frames", i.frames}, {"frames_over_limit", i.over_limit},
-                          {"frames_lost", i.lost}});
+                          {"frames_lost", i.lost}, {"link_frames", i.link_frames}});
     over += i.over_limit;
     lost += i.lost;
   }

@@ -40,9 +40,13 @@ class CaptureFile {
              runtime::LinkFaults::Verdict verdict);
   // Frames of `iface` that never reached the file (its realtime queue was full).
   void add_lost(uint32_t iface, uint64_t frames) { ifaces_[iface].lost += frames; }
+  // The link's own count of frames started in that direction (WireLinkCounters::frames):
+  // frames + over the limit + lost equal it when the capture covered the whole run.
+  void set_link_frames(uint32_t iface, uint64_t frames) { ifaces_[iface].link_frames = frames; }
   Status close();
 
-  // {"file", "what", "frames", "bytes", "frames_over_limit", "frames_lost", "interfaces"}
+  // {"file", "what", "frames", "bytes", "frames_over_limit", "frames_lost", "interfaces":
+  //  [{"name", "frames", "frames_over_limit", "frames_lost", "link_frames"}]}
   nlohmann::ordered_json to_json() const;
 
  private:
@@ -51,6 +55,7 @@ class CaptureFile {
     uint64_t frames = 0;
     uint64_t over_limit = 0;
     uint64_t lost = 0;
+    uint64_t link_frames = 0;
   };
   CaptureFile(capture::PcapngWriter writer, std::string what, FileLimits limits)
       : writer_(std::move(writer)), what_(std::move(what)), limits_(limits) {}

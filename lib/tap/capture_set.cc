@@ -98,8 +98,11 @@ Status CaptureSet::finish() {
   while (drain_some(SIZE_MAX) != 0) {
   }
   for (const Tapped& t : taps_) {
-    if (!t.queued) continue;
-    for (const Target& x : t.queued->targets()) x.file->add_lost(x.iface, t.queued->lost());
+    const uint64_t link_frames = t.wire->counters().frames;
+    for (const Target& x : t.queued ? t.queued->targets() : t.direct->targets()) {
+      x.file->set_link_frames(x.iface, link_frames);
+      if (t.queued) x.file->add_lost(x.iface, t.queued->lost());
+    }
   }
   detach();
   Status first;

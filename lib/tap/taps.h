@@ -26,6 +26,7 @@ class DirectTap final : public runtime::FrameTap {
  public:
   DirectTap(std::vector<Target> targets, uint32_t max_frame);
   void on_frame(Time start, const rte_mbuf* frame, runtime::LinkFaults::Verdict verdict) override;
+  const std::vector<Target>& targets() const { return targets_; }
 
  private:
   std::vector<Target> targets_;
