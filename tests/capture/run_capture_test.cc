@@ -4,6 +4,8 @@
 // each link's count of frames started.
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -295,6 +297,68 @@ TEST(CaptureRun, RealtimeCaptureAccountsForEveryFrame) {
     written += i["frames"].get<uint64_t>();
   }
   EXPECT_GT(written, 0u);
+}
+
+}  // namespace
+}  // namespace rtb::testbed
+
+namespace rtb::testbed {
+namespace {
+
+struct Cli {
+  int exit_code;
+  std::string out;
+};
+
+// The rocetb binary, as a user runs it.
+Cli rocetb(const std::string& args) {
+  const char* b = std::getenv("ROCETB_BUILD_ROOT");
+  const std::string cmd = std::string(b != nullptr ? b : "build") + "/apps/rocetb " + args + " 2>&1";
+  Cli r{-1, ""};
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  while (fgets(buf, sizeof buf, p) != nullptr) r.out += buf;
+  const int st = pclose(p);
+  r.exit_code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+  return r;
+}
+
+TEST(CaptureCli, BadOptionsAreRefusedInOneLine) {
+  const std::string run = "run " + source_root() + "/scenarios/default.toml --out " + fresh_dir("cli") + " ";
+  const std::map<std::string, std::string> cases = {
+      {"--capture h99",
+       "rocetb: --capture h99: no node, link or switch port of that name (did you mean \"h0\"?); expected \"all\", "
+       "a node (\"h0\"), a link (\"h0-sw0\") or a switch port (\"sw0:Ethernet0\")\n"},
+      {"--capture all --capture-snaplen 8",
+       "rocetb: --capture-snaplen 8: expected a whole number of bytes from 14 (an Ethernet header) to 262144\n"},
+      {"--capture all --capture-max-frames 0", "rocetb: --capture-max-frames 0: expected a whole number of frames, "
+                                               "at least 1\n"},
+      {"--capture all --capture-max-bytes 10",
+       "rocetb: --capture-max-bytes 10: expected a size with its unit, more than 0 (64MB, 1GiB): missing unit in "
+       "'10': write a size with one of B, KB, MB, GB, KiB, MiB, GiB\n"},
+      {"--capture-snaplen 128", "rocetb: --capture-snaplen 128: expected with --capture (nothing is captured "
+                                "without it)\n"},
+  };
+  for (const auto& [args, message] : cases) {
+    const Cli r = rocetb(run + args);
+    EXPECT_EQ(r.exit_code, 2) << args;
+    EXPECT_EQ(r.out, message) << args;
+  }
+}
+
+TEST(CaptureCli, RunListsItsCaptureFiles) {
+  const std::string dir = fresh_dir("cli-ok");
+  const Cli r = rocetb("run " + source_root() + "/scenarios/default.toml --set run.duration=100us --set "
+                       "run.warmup=0us --out " + dir + " --capture sw0:Ethernet32 --capture-max-frames 50");
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_NE(r.out.find("capture capture-sw0_Ethernet32.pcapng: 50 frames, 2 interfaces"), std::string::npos)
+      << r.out;
+  std::ifstream in(dir + "/run.json");
+  const auto run = nlohmann::json::parse(in);
+  EXPECT_EQ(run["captures"]["files"][0]["file"], "capture-sw0_Ethernet32.pcapng");
+  EXPECT_EQ(run["captures"]["max_frames"], 50);
+  EXPECT_EQ(tshark(dir + "/capture-sw0_Ethernet32.pcapng", "-e frame.number").size(), 50u);
 }
 
 }  // namespace
