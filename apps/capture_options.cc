@@ -31,6 +31,9 @@ void add_capture_options(CLI::App& cmd, CaptureArgs& a) {
   cmd.add_option("--capture-snaplen", a.snaplen, "bytes kept of each captured frame (default: whole frames)");
   cmd.add_option("--capture-max-frames", a.max_frames, "frames per capture file at most");
   cmd.add_option("--capture-max-bytes", a.max_bytes, "size of each capture file at most, e.g. 64MB");
+  cmd.add_option("--capture-queue", a.queue,
+                 "realtime: frames queued per captured link direction for the writer, as a size (default "
+                 "8MiB); a full queue is a counted loss");
 }
 
 Expected<tap::CaptureRequest> to_request(const CaptureArgs& a, const std::string& dir) {
@@ -39,7 +42,8 @@ Expected<tap::CaptureRequest> to_request(const CaptureArgs& a, const std::string
   r.dir = dir;
   for (const auto& [option, given] : {std::pair{"--capture-snaplen", &a.snaplen},
                                       {"--capture-max-frames", &a.max_frames},
-                                      {"--capture-max-bytes", &a.max_bytes}}) {
+                                      {"--capture-max-bytes", &a.max_bytes},
+                                      {"--capture-queue", &a.queue}}) {
     if (given->has_value() && r.what.empty()) {
       return Error{fmt::format("{} {}: expected with --capture (nothing is captured without it)", option,
                                **given)};
@@ -65,6 +69,14 @@ Expected<tap::CaptureRequest> to_request(const CaptureArgs& a, const std::string
                                "1GiB){}", *a.max_bytes, v ? "" : ": " + v.error().message)};
     }
     r.max_bytes = v.value().count();
+  }
+  if (a.queue) {
+    auto v = parse_bytes(*a.queue);
+    if (!v || v.value().count() == 0) {
+      return Error{fmt::format("--capture-queue {}: expected a size with its unit, more than 0 (8MiB){}", *a.queue,
+                               v ? "" : ": " + v.error().message)};
+    }
+    r.queue_bytes = v.value().count();
   }
   return r;
 }

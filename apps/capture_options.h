@@ -3,6 +3,7 @@
 //   --capture-snaplen BYTES   bytes kept of each frame (14 to 262144; default: whole frames)
 //   --capture-max-frames N    frames per file at most
 //   --capture-max-bytes SIZE  size of each file at most, e.g. 64MB, 1GiB
+//   --capture-queue SIZE      realtime: queue per captured link direction (default 8MiB)
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -22,6 +23,7 @@ struct CaptureArgs {
   std::optional<std::string> snaplen;  // as typed: checked by to_request()
   std::optional<std::string> max_frames;
   std::optional<std::string> max_bytes;
+  std::optional<std::string> queue;
 };
 
 void add_capture_options(CLI::App& cmd, CaptureArgs& args);

@@ -15,6 +15,7 @@ struct CaptureRequest {
   uint32_t snaplen = 0;           // bytes kept of each frame; 0: the whole frame
   uint64_t max_frames = 0;        // per file; 0: no limit
   uint64_t max_bytes = 0;         // per file, its size on disk; 0: no limit
+  uint64_t queue_bytes = 8ull << 20;  // realtime: queue per captured direction (frame_queue.h)
   bool empty() const { return what.empty(); }
 };
 

@@ -9,11 +9,13 @@
 namespace rtb::tap {
 namespace {
 
-constexpr uint32_t kMinQueueSlots = 64;
+constexpr uint64_t kMinQueueSlots = 2;
+constexpr uint64_t kMaxQueueSlots = uint64_t{1} << 31;
 
-uint32_t queue_slots(uint32_t max_captured) {
-  const uint64_t slots = kQueueBytesPerDirection / (uint64_t{max_captured} + 32);
-  return std::max(kMinQueueSlots, std::bit_floor(static_cast<uint32_t>(slots)));
+// Slots of a header and `max_captured` bytes that fit in `bytes` (a power of two).
+uint32_t queue_slots(uint64_t bytes, uint32_t max_captured) {
+  const uint64_t slots = std::clamp(bytes / (uint64_t{max_captured} + 32), kMinQueueSlots, kMaxQueueSlots);
+  return static_cast<uint32_t>(std::bit_floor(slots));
 }
 
 }  // namespace
@@ -58,7 +60,7 @@ void CaptureSet::attach(runtime::WireLink* wire, std::vector<Target> targets) {
     wire->set_tap(t.direct.get());
   } else {
     const uint32_t kept = request_.snaplen == 0 ? max_frame : std::min(request_.snaplen, max_frame);
-    t.queued = std::make_unique<QueuedTap>(std::move(targets), queue_slots(kept), kept);
+    t.queued = std::make_unique<QueuedTap>(std::move(targets), queue_slots(request_.queue_bytes, kept), kept);
     wire->set_tap(t.queued.get());
   }
   taps_.push_back(std::move(t));
@@ -126,6 +128,7 @@ nlohmann::ordered_json CaptureSet::to_json() const {
   return {{"snaplen_bytes", limit(request_.snaplen)},
           {"max_frames", limit(request_.max_frames)},
           {"max_bytes", limit(request_.max_bytes)},
+          {"queue_bytes", mode_ == Mode::kQueued ? nlohmann::ordered_json(request_.queue_bytes) : nlohmann::ordered_json(nullptr)},
           {"files", std::move(files)}};
 }
 

@@ -27,10 +27,6 @@
 
 namespace rtb::tap {
 
-// Realtime: bytes of queue per captured direction (slots of the snap length, or of the
-// link's largest frame): 8 MiB holds about 7,000 frames of 1,082 bytes.
-inline constexpr uint64_t kQueueBytesPerDirection = 8ull << 20;
-
 class CaptureSet {
  public:
   enum class Mode { kDirect, kQueued };  // virtual time; realtime
@@ -47,7 +43,7 @@ class CaptureSet {
   void drain();
   // After the run: the last drain, the losses, the files closed, the taps taken off.
   Status finish();
-  // {"snaplen_bytes", "max_frames", "max_bytes", "files": [CaptureFile::to_json()...]}
+  // {"snaplen_bytes", "max_frames", "max_bytes", "queue_bytes" (realtime), "files": [CaptureFile::to_json()...]}
   nlohmann::ordered_json to_json() const;
 
  private:

@@ -17,7 +17,7 @@ FrameQueue::FrameQueue(uint32_t slots, uint32_t max_captured)
     : mask_(std::bit_ceil(std::max<uint32_t>(slots, 1)) - 1),
       max_captured_(max_captured),
       stride_(kHeaderBytes + ((max_captured + size_t{7}) & ~size_t{7})),
-      storage_(stride_ * (mask_ + 1)) {}
+      storage_(new uint8_t[stride_ * (mask_ + 1)]) {}
 
 bool FrameQueue::push(Time at, const rte_mbuf* frame, uint8_t note) {
   const uint64_t tail = tail_.load(std::memory_order_relaxed);

@@ -12,8 +12,8 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <span>
-#include <vector>
 
 #include "core/units.h"
 
@@ -46,12 +46,12 @@ class FrameQueue {
   uint32_t max_captured() const { return max_captured_; }
 
  private:
-  uint8_t* slot(uint64_t i) { return storage_.data() + (i & mask_) * stride_; }
+  uint8_t* slot(uint64_t i) { return storage_.get() + (i & mask_) * stride_; }
 
   uint32_t mask_;
   uint32_t max_captured_;
   size_t stride_;
-  std::vector<uint8_t> storage_;
+  std::unique_ptr<uint8_t[]> storage_;  // not zeroed: pages are touched as slots fill
   alignas(64) std::atomic<uint64_t> tail_{0};  // next slot the producer fills
   alignas(64) std::atomic<uint64_t> head_{0};  // next slot the consumer reads
   uint64_t cached_head_ = 0;                   // producer's last view of head_

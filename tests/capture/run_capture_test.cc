@@ -297,6 +297,22 @@ TEST(CaptureRun, RealtimeCaptureAccountsForEveryFrame) {
     written += i["frames"].get<uint64_t>();
   }
   EXPECT_GT(written, 0u);
+  EXPECT_EQ(all["frames_lost"].get<uint64_t>(), 0u);  // 8 MiB per direction at this rate
+}
+
+// A queue too small for the rate: the lcore loses frames, counts them, and goes on.
+TEST(CaptureRun, RealtimeFullQueueIsACountedLoss) {
+  const std::string dir = fresh_dir("realtime-lost");
+  const RunReport r = run_captured({.what = {"h8"}, .dir = dir, .queue_bytes = 1},
+                                   {"run.duration=300us", "run.warmup=0us", "run.clock=\"realtime\"",
+                                    "realtime.dilation=50"});
+  const ordered_json& f = file_entry(r, "h8");
+  EXPECT_EQ(r.run["captures"]["queue_bytes"], 1);
+  EXPECT_GT(f["frames_lost"].get<uint64_t>(), 0u);
+  uint64_t link = 0;
+  for (const auto& i : f["interfaces"]) link += i["link_frames"].get<uint64_t>();
+  EXPECT_EQ(f["frames"].get<uint64_t>() + f["frames_lost"].get<uint64_t>(), link);
+  EXPECT_EQ(tshark(dir + "/capture-h8.pcapng", "-e frame.number").size(), f["frames"].get<uint64_t>());
 }
 
 }  // namespace
@@ -337,6 +353,8 @@ TEST(CaptureCli, BadOptionsAreRefusedInOneLine) {
       {"--capture all --capture-max-bytes 10",
        "rocetb: --capture-max-bytes 10: expected a size with its unit, more than 0 (64MB, 1GiB): missing unit in "
        "'10': write a size with one of B, KB, MB, GB, KiB, MiB, GiB\n"},
+      {"--capture all --capture-queue 0B",
+       "rocetb: --capture-queue 0B: expected a size with its unit, more than 0 (8MiB)\n"},
       {"--capture-snaplen 128", "rocetb: --capture-snaplen 128: expected with --capture (nothing is captured "
                                 "without it)\n"},
   };
