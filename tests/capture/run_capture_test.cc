@@ -237,6 +237,23 @@ TEST(CaptureRun, NaksInTheCaptureEqualTheSendersCount) {
   EXPECT_EQ(naks_on_wire, seq_err);
 }
 
+// A frame a fault drops was on the wire: it is in the capture, with a comment saying so,
+// as many as the run counts dropped by faults.
+TEST(CaptureRun, FramesLostToAFaultAreCapturedWithAComment) {
+  const std::string dir = fresh_dir("fault");
+  const RunReport r = run_captured({.what = {"h0"}, .dir = dir},
+                                   {"run.duration=100us", "run.warmup=0us", "faults=[{kind=\"drop\", "
+                                    "link=[\"h0\",\"sw0\"], probability=0.05}]"});
+  uint64_t switch_drops = 0;
+  for (const auto& p : r.summary["switches"][0]["ports"]) switch_drops += p["drops"].get<uint64_t>();
+  uint64_t commented = 0;
+  for (const auto& row : tshark(dir + "/capture-h0.pcapng", "-e frame.comment")) {
+    commented += row.at(0) == "lost on the link: dropped by a fault";
+  }
+  EXPECT_GT(commented, 0u);
+  EXPECT_EQ(commented, r.summary["totals"]["drops"].get<uint64_t>() - switch_drops);
+}
+
 // The same run twice gives the same capture bytes; capturing changes no result.
 TEST(CaptureRun, VirtualCapturesAreDeterministicAndChangeNoResult) {
   const std::string a = fresh_dir("det-a"), b = fresh_dir("det-b");
