@@ -83,7 +83,7 @@ int run(const RunArgs& a, const std::string& command_line) {
     }
   }
   if (!capture) {
-    std::fprintf(stderr, "rocetb: %s\n", capture.error().message.c_str());
+    print_error("rocetb", capture.error().message);
     return 2;
   }
   for (const std::string& w : s.value().warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
