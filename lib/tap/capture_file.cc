@@ -36,7 +36,7 @@ uint32_t CaptureFile::add_interface(const std::string& name) {
   return writer_.add_interface(name, capture::LinkType::kEthernet, limits_.snaplen);
 }
 
-bool CaptureFile::fits(size_t captured, size_t comment_bytes) {
+bool CaptureFile::take_room(size_t captured, size_t comment_bytes) {
   if (full_) return false;
   const uint64_t frames = writer_.frames_written();
   const uint64_t bytes = writer_.file_bytes() + capture::PcapngWriter::packet_block_bytes(captured, comment_bytes);
@@ -49,7 +49,7 @@ void CaptureFile::write(uint32_t iface, Time at, std::span<const uint8_t> captur
                         Verdict verdict) {
   const std::string_view comment = comment_for(verdict);
   const size_t kept = limits_.snaplen == 0 ? captured.size() : std::min<size_t>(captured.size(), limits_.snaplen);
-  if (!fits(kept, comment.size())) {
+  if (!take_room(kept, comment.size())) {
     ++ifaces_[iface].over_limit;
     return;
   }

@@ -59,7 +59,9 @@ class CaptureFile {
   };
   CaptureFile(capture::PcapngWriter writer, std::string what, FileLimits limits)
       : writer_(std::move(writer)), what_(std::move(what)), limits_(limits) {}
-  bool fits(size_t captured, size_t comment_bytes);
+  // Whether one more block of `captured` bytes and a comment stays within the limits;
+  // the first refusal marks the file full for good.
+  bool take_room(size_t captured, size_t comment_bytes);
 
   capture::PcapngWriter writer_;
   std::string what_;
