@@ -1,4 +1,5 @@
 // rocetb run SCENARIO [--out DIR] [--seed N] [--set KEY=VALUE ...] [--cc ALGORITHM]
+//            [--capture WHAT ...] [--capture-snaplen B] [--capture-max-frames N] [--capture-max-bytes S]
 //
 // Loads and validates the scenario (every error names file, line, key and value), runs it
 // in virtual time or, with run.clock = "realtime", on lcores against the TSC, writes the
@@ -17,11 +18,13 @@
 #include <string>
 #include <vector>
 
+#include "apps/capture_options.h"
 #include "apps/commands.h"
 #include "core/error.h"
 #include "cc_algos/registry.h"
 #include "runtime/pool/eal.h"
 #include "scenario/load.h"
+#include "tap/capture_plan.h"
 #include "testbed/results.h"
 #include "testbed/run.h"
 #include "testbed/stop_request.h"
@@ -36,6 +39,7 @@ struct RunArgs {
   std::vector<std::string> set;
   std::string cc;
   std::string process;
+  CaptureArgs capture;
 };
 
 std::string default_out_dir(const std::string& name) {
@@ -70,19 +74,30 @@ int run(const RunArgs& a, const std::string& command_line) {
     print_error("rocetb", s.error().message);
     return 2;
   }
+  // The results folder is known before the run: capture files are written into it as it goes.
+  const std::string out = a.out.empty() ? default_out_dir(s.value().name) : a.out;
+  auto capture = to_request(a.capture, out);
+  if (capture) {
+    if (auto plans = tap::plan_captures(s.value().topology, capture.value().what, "--capture"); !plans) {
+      capture = plans.error();
+    }
+  }
+  if (!capture) {
+    print_error("rocetb", capture.error().message);
+    return 2;
+  }
   for (const std::string& w : s.value().warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   cc::Registry registry = cc::Registry::with_builtins();
   const bool realtime = s.value().run.clock == scenario::Clock::kRealtime;
   // Ctrl-C or SIGTERM ends a run early; its results are still written, marked incomplete.
   std::signal(SIGINT, [](int) { testbed::request_stop(); });
   std::signal(SIGTERM, [](int) { testbed::request_stop(); });
-  auto report = realtime ? testbed::run_realtime(s.value(), registry, command_line)
-                         : testbed::run_virtual(s.value(), registry, command_line);
+  auto report = realtime ? testbed::run_realtime(s.value(), registry, command_line, capture.value())
+                         : testbed::run_virtual(s.value(), registry, command_line, capture.value());
   if (!report) {
     std::fprintf(stderr, "rocetb: %s\n", report.error().message.c_str());
     return 1;
   }
-  const std::string out = a.out.empty() ? default_out_dir(s.value().name) : a.out;
   if (Status st = testbed::write_results(out, s.value(), report.value()); !st) {
     std::fprintf(stderr, "rocetb: %s\n", st.message().c_str());
     return 1;
@@ -117,6 +132,7 @@ Command add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--process", args->process,
                   "realtime runs split across processes: build only the nodes of "
                   "[realtime.process.<ROLE>] (same as --set realtime.role=ROLE; see scripts/run_split.sh)");
+  add_capture_options(*cmd, args->capture);
   return [args, command_line] { return run(*args, command_line); };
 }
 

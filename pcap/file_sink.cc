@@ -34,7 +34,7 @@ FileSink::FileSink(std::string path, int fd) : path_(std::move(path)), fd_(fd) {
 
 FileSink::FileSink(FileSink&& o) noexcept
     : path_(std::move(o.path_)), fd_(std::exchange(o.fd_, -1)), buf_(std::move(o.buf_)),
-      error_(std::move(o.error_)) {}
+      error_(std::move(o.error_)), appended_(o.appended_) {}
 
 FileSink& FileSink::operator=(FileSink&& o) noexcept {
   if (this != &o) {
@@ -43,6 +43,7 @@ FileSink& FileSink::operator=(FileSink&& o) noexcept {
     fd_ = std::exchange(o.fd_, -1);
     buf_ = std::move(o.buf_);
     error_ = std::move(o.error_);
+    appended_ = o.appended_;
   }
   return *this;
 }
@@ -64,6 +65,7 @@ Status FileSink::fail(const char* what, int err) {
 Status FileSink::append(std::span<const uint8_t> bytes) {
   if (!error_) return error_;
   if (fd_ < 0) return Error{fmt::format("capture file '{}' is already closed", path_)};
+  appended_ += bytes.size();
   if (buf_.size() + bytes.size() > kBufferBytes) {
     if (Status s = flush(); !s) return s;
     if (bytes.size() >= kBufferBytes) return write_out(bytes.data(), bytes.size());

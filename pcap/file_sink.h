@@ -36,6 +36,8 @@ class FileSink {
   Status close();
 
   const std::string& path() const { return path_; }
+  // Bytes appended so far (buffered or written): the file's size once closed.
+  uint64_t bytes_appended() const { return appended_; }
   bool is_open() const { return fd_ >= 0; }
 
  private:
@@ -47,6 +49,7 @@ class FileSink {
   int fd_ = -1;
   std::vector<uint8_t> buf_;
   Status error_;
+  uint64_t appended_ = 0;
 };
 
 }  // namespace rtb::capture

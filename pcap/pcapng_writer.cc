@@ -59,8 +59,18 @@ uint32_t PcapngWriter::add_interface(std::string_view name, LinkType link, uint3
   return static_cast<uint32_t>(snaplens_.size() - 1);
 }
 
+size_t PcapngWriter::packet_block_bytes(size_t captured, size_t comment_bytes) {
+  const size_t options_bytes = comment_bytes == 0 ? 0 : 4 + pcapng::pad4(comment_bytes) + 4;
+  return kEpbHeaderBytes + pcapng::pad4(captured) + options_bytes + 4;
+}
+
 Status PcapngWriter::write(uint32_t iface, Time ts, std::span<const uint8_t> frame,
                            std::string_view comment) {
+  return write(iface, ts, frame, static_cast<uint32_t>(frame.size()), comment);
+}
+
+Status PcapngWriter::write(uint32_t iface, Time ts, std::span<const uint8_t> frame,
+                           uint32_t original_len, std::string_view comment) {
   if (!error_) return error_;
   if (iface >= snaplens_.size()) {
     return Error{fmt::format("capture '{}': interface {} does not exist ({} added); call "
@@ -73,14 +83,12 @@ Status PcapngWriter::write(uint32_t iface, Time ts, std::span<const uint8_t> fra
   }
   const uint32_t snap = snaplens_[iface];
   const size_t caplen = snap == 0 ? frame.size() : std::min<size_t>(frame.size(), snap);
-  const size_t options_bytes =
-      comment.empty() ? 0 : 4 + pcapng::pad4(comment.size()) + 4;  // comment + endofopt
-  const size_t total = kEpbHeaderBytes + pcapng::pad4(caplen) + options_bytes + 4;
+  const size_t total = packet_block_bytes(caplen, comment.size());
 
   const uint64_t t_ns = options_.origin_ns + ts.ns();
   const uint32_t head[7] = {pcapng::kEnhancedPacket, static_cast<uint32_t>(total), iface,
                             static_cast<uint32_t>(t_ns >> 32), static_cast<uint32_t>(t_ns),
-                            static_cast<uint32_t>(caplen), static_cast<uint32_t>(frame.size())};
+                            static_cast<uint32_t>(caplen), std::max(original_len, static_cast<uint32_t>(caplen))};
   Status s = sink_.append(as_bytes(head, 7));
   if (s) s = sink_.append(frame.first(caplen));
   if (s) s = sink_.append_zeros(pcapng::pad4(caplen) - caplen);

@@ -12,6 +12,7 @@
 //   uint32_t b = w.value().add_interface("tun", LinkType::kRaw); // raw IP (101)
 //   w.value().write(a, now, frame_bytes);                        // Status
 //   w.value().write(a, now, frame_bytes, "CE marked here");      // with an opt_comment
+//   w.value().write(a, now, first_bytes, original_len, "");      // bytes already cut
 //   w.value().close();                                           // Status: check it
 //
 // Timestamps: the file stores origin_ns + ts in whole nanoseconds (sub-ns truncated).
@@ -53,12 +54,20 @@ class PcapngWriter {
   // One Enhanced Packet Block. `iface` must come from add_interface().
   Status write(uint32_t iface, Time ts, std::span<const uint8_t> frame,
                std::string_view comment = {});
+  // The same for a frame of `original_len` bytes of which only `captured` (its first
+  // bytes, cut by the caller) is at hand; the interface's snaplen still applies.
+  Status write(uint32_t iface, Time ts, std::span<const uint8_t> captured, uint32_t original_len,
+               std::string_view comment);
 
   Status close();
 
   const std::string& path() const { return sink_.path(); }
   size_t interface_count() const { return snaplens_.size(); }
   uint64_t frames_written() const { return frames_; }
+  // The file's size so far (blocks buffered included).
+  uint64_t file_bytes() const { return sink_.bytes_appended(); }
+  // Bytes one Enhanced Packet Block takes for `captured` frame bytes and a comment.
+  static size_t packet_block_bytes(size_t captured, size_t comment_bytes = 0);
 
  private:
   PcapngWriter(FileSink sink, PcapngOptions options);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "runtime/frame_tap.h"
 #include "runtime/link_faults.h"
 
 namespace rtb::runtime {
@@ -58,6 +59,7 @@ Time WireLink::start_frame(Time start, rte_mbuf* frame) {
 
   const LinkFaults::Verdict verdict =
       faults_ ? faults_->judge(index, start, frame) : LinkFaults::Verdict::kPass;
+  if (tap_ != nullptr) tap_->on_frame(start, frame, verdict);
   switch (verdict) {
     case LinkFaults::Verdict::kDrop:
       ++counters_.dropped_fault;

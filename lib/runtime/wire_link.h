@@ -29,6 +29,7 @@ struct rte_mbuf;
 
 namespace rtb::runtime {
 
+class FrameTap;
 class LinkFaults;
 
 struct WireLinkConfig {
@@ -104,6 +105,10 @@ class WireLink {
   // Fault hooks applied to every frame at the moment it starts; owned by the caller.
   void set_faults(LinkFaults* faults) { faults_ = faults; }
 
+  // --- capture ---
+  // A tap shown every frame as it starts (frame_tap.h); owned by the caller, may be null.
+  void set_tap(FrameTap* tap) { tap_ = tap; }
+
   const WireLinkConfig& config() const { return config_; }
   const WireLinkCounters& counters() const { return counters_; }
   // Frees frames still in flight (end of run); returns how many.
@@ -128,6 +133,7 @@ class WireLink {
   Waker* waker_ = nullptr;
   StageId receiver_ = kNoStage;
   LinkFaults* faults_ = nullptr;
+  FrameTap* tap_ = nullptr;
   WireLinkCounters counters_;
 };
 

@@ -103,6 +103,14 @@ void print_table(std::ostream& out, const RunReport& r, size_t max_flows) {
     fmt::print(out, "realtime: lateness p99 {} ns, max {} ns, budget {} ns\n", l["p99_ns"].dump(),
                l["max_ns"].dump(), l["budget_ns"].dump());
   }
+  if (run.contains("captures")) {
+    for (const auto& f : run["captures"]["files"]) {
+      fmt::print(out, "capture {}: {} frames, {} interfaces, {} bytes ({} over the limit, {} lost)\n",
+                 f["file"].get<std::string>(), f["frames"].get<uint64_t>(), f["interfaces"].size(),
+                 f["bytes"].get<uint64_t>(), f["frames_over_limit"].get<uint64_t>(),
+                 f["frames_lost"].get<uint64_t>());
+    }
+  }
   if (r.summary.contains("valid") && !r.summary["valid"].get<bool>()) {
     fmt::print(out, "INVALID RUN: {}\n", r.summary["invalid_reason"].get<std::string>());
   }

@@ -7,6 +7,7 @@
 
 #include "runtime/pool/eal.h"
 #include "runtime/pool/mbuf_pool_set.h"
+#include "testbed/captures.h"
 #include "testbed/pool_plan.h"
 #include "testbed/resource_plan.h"
 #include "testbed/run_json.h"
@@ -57,7 +58,7 @@ void mark_stopped_early(RunReport& r, bool stopped, Time end, Time duration) {
 }
 
 Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
-                                const std::string& command_line) {
+                                const std::string& command_line, const tap::CaptureRequest& capture) {
   const StopScope stop_scope;  // a stop request from start-up on ends this run
   auto sizes = pool_sizes(s, pool_config(s));
   if (!sizes) return Error{sizes.error().message};
@@ -78,6 +79,9 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
     auto testbed = Testbed::build(s, pools.value(), cc.value());
     if (!testbed) return Error{testbed.error().message};
     Testbed& t = *testbed.value();
+    // Virtual time: files stamped from the epoch, so the same run gives the same bytes.
+    auto captures = open_captures(t, capture, tap::CaptureSet::Mode::kDirect, 0);
+    if (!captures) return Error{captures.error().message};
     Sampler sampler(t, s.run.sample_interval, s.run.warmup, s.run.duration);
     t.scheduler().add(sampler);
     const auto wall_start = std::chrono::steady_clock::now();
@@ -89,7 +93,14 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
     report.summary = summarize(t, sampler, end);
     report.run = run_json(command_line, wall, end, t.frame_hops(), stats.polls);
     report.run["pools"] = pools_json(sizes.value(), pools.value());
+<<<<<<< HEAD
     report.run["resources"] = resources.to_json();
+=======
+    if (auto& c = captures.value()) {
+      if (Status st = c->finish(); !st) return Error{st.message()};
+      report.run["captures"] = c->to_json();
+    }
+>>>>>>> wt/capture
     mark_stopped_early(report, stopped, end, s.run.duration);
     report.flow_samples = sampler.flow_samples();
     report.queue_samples = sampler.queue_samples();

@@ -12,6 +12,7 @@
 #include "cc_algos/registry.h"
 #include "core/error.h"
 #include "scenario/scenario.h"
+#include "tap/capture_request.h"
 #include "testbed/sampler.h"
 
 namespace rtb::testbed {
@@ -24,17 +25,20 @@ struct RunReport {
   std::vector<std::string> cc_state_names;
 };
 
-// `command_line` is recorded in run.json.
+// `command_line` is recorded in run.json. With a `capture` request the run writes its
+// capture files (lib/tap) and lists them in run.json "captures".
 Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
-                                const std::string& command_line);
+                                const std::string& command_line, const tap::CaptureRequest& capture = {});
 
 // The same in realtime (run.clock = "realtime", scenario [realtime]): stages on lcores
 // against the calibrated TSC. summary.json gets "valid" and "invalid_reason" (the
 // lateness check), run.json the lateness report, the clock calibration and the bridges.
 // With realtime.role only that process's nodes are built; cables leaving it go through the
 // DPDK ports of its ports entries; scripts/merge_results.py joins the processes' results.
+// Captured frames leave the lcores through bounded queues that the control thread writes
+// out; a full queue is a lost frame, counted per file and interface in run.json.
 Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,
-                                 const std::string& command_line);
+                                 const std::string& command_line, const tap::CaptureRequest& capture = {});
 
 // Both: summary.json and run.json say "complete" (false when a stop request, SIGINT or
 // SIGTERM, ended the run before its duration: stop_request.h), and run.json then says

@@ -17,6 +17,7 @@
 #include "realtime/tsc_clock.h"
 #include "runtime/pool/eal.h"
 #include "runtime/pool/mbuf_pool_set.h"
+#include "testbed/captures.h"
 #include "testbed/lcore_samplers.h"
 #include "testbed/pool_plan.h"
 #include "testbed/resource_plan.h"
@@ -146,11 +147,17 @@ Status wait_for_start(uint64_t unix_ms) {
   return {};
 }
 
+uint64_t unix_now_ns() {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::system_clock::now().time_since_epoch())
+                                   .count());
+}
+
 }  // namespace
 
 
 Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,
-                                 const std::string& command_line) {
+                                 const std::string& command_line, const tap::CaptureRequest& capture) {
   const StopScope stop_scope;  // a stop request from start-up on ends this run
   auto sizes = pool_sizes(s, realtime_pool_config(s));
   if (!sizes) return Error{sizes.error().message};
@@ -187,8 +194,12 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
       for (const Placed& p : placed) scheduler.add(*p.stage, p.lcore);
     }
     if (Status w = wait_for_start(s.realtime.start_at_unix_ms); !w) return Error{w.message()};
+    // Realtime: files stamped from the wall clock as the run starts (scenario time after it).
+    auto captures = open_captures(t, capture, tap::CaptureSet::Mode::kQueued, unix_now_ns());
+    if (!captures) return Error{captures.error().message};
     auto control = [&] {
       samplers.drain();
+      if (captures.value()) captures.value()->drain();
       commands.value()->issue(clock.now(), [&] { scheduler.request_stop(); });
       if (stop_requested()) scheduler.request_stop();
     };
@@ -220,6 +231,10 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     report.run["bridges"] = std::move(bridges);
     report.run["pools"] = pools_json(sizes.value(), pools.value());
     report.run["resources"] = resources.to_json();
+    if (auto& c = captures.value()) {
+      if (Status cs = c->finish(); !cs) return Error{cs.message()};
+      report.run["captures"] = c->to_json();
+    }
     mark_stopped_early(report, stop_requested(), end, s.run.duration);
     report.cc_state_names = samplers.cc_state_names();
   }  // the testbed drains every queue, link, bridge and port here
