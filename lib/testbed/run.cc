@@ -93,14 +93,11 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
     report.summary = summarize(t, sampler, end);
     report.run = run_json(command_line, wall, end, t.frame_hops(), stats.polls);
     report.run["pools"] = pools_json(sizes.value(), pools.value());
-<<<<<<< HEAD
     report.run["resources"] = resources.to_json();
-=======
     if (auto& c = captures.value()) {
       if (Status st = c->finish(); !st) return Error{st.message()};
       report.run["captures"] = c->to_json();
     }
->>>>>>> wt/capture
     mark_stopped_early(report, stopped, end, s.run.duration);
     report.flow_samples = sampler.flow_samples();
     report.queue_samples = sampler.queue_samples();
