@@ -37,6 +37,7 @@ void validate_switches(const Scenario& s, Table& top, std::vector<std::string>& 
       top.origin().fail_file("switch", one_line(r.errors));
     }
     for (const std::string& w : r.warnings) warnings.push_back("switch " + w);
+    for (const std::string& w : sw::pool_before_xoff_warnings(n.config)) warnings.push_back("switch " + w);
   }
 }
 
