@@ -6,6 +6,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <charconv>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "core/error.h"
 #include "cc_algos/registry.h"
 #include "runtime/pool/eal.h"
 #include "scenario/load.h"
@@ -30,7 +32,7 @@ namespace {
 struct RunArgs {
   std::string scenario;
   std::string out;
-  std::optional<uint64_t> seed;
+  std::optional<std::string> seed;  // as typed: checked against run.seed's range in run()
   std::vector<std::string> set;
   std::string cc;
   std::string process;
@@ -39,7 +41,7 @@ struct RunArgs {
 // The overrides as the command line gave them, for the default folder's tag.
 std::vector<std::string> tag_overrides(const RunArgs& a) {
   std::vector<std::string> out = a.set;
-  if (a.seed) out.push_back("seed=" + std::to_string(*a.seed));
+  if (a.seed) out.push_back("seed=" + *a.seed);  // as typed; checked before the run
   if (!a.cc.empty()) out.push_back("cc=" + a.cc);
   if (!a.process.empty()) out.push_back("process=" + a.process);
   return out;
@@ -51,11 +53,29 @@ Expected<std::string> out_dir(const RunArgs& a, const std::string& scenario) {
   return testbed::make_results_dir("results", scenario, tag_overrides(a), fmt::localtime(now));
 }
 
+// --seed as run.seed takes it in a scenario file: a whole number in 0..2^63-1 (CLI11 would
+// wrap -1 or saturate a larger number silently).
+Expected<std::optional<uint64_t>> parse_seed(const std::optional<std::string>& given) {
+  if (!given) return std::optional<uint64_t>{};
+  const std::string& text = *given;
+  int64_t v = -1;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc{} || end != text.data() + text.size() || v < 0) {
+    return Error{fmt::format("--seed {}: expected a whole number from 0 to {} (as run.seed)", text, INT64_MAX)};
+  }
+  return std::optional<uint64_t>{static_cast<uint64_t>(v)};
+}
+
 int run(const RunArgs& a, const std::string& command_line) {
   std::vector<std::string> overrides = a.set;
   if (!a.cc.empty()) overrides.push_back("cc.algorithm=\"" + a.cc + "\"");
   if (!a.process.empty()) overrides.push_back("realtime.role=\"" + a.process + "\"");
-  auto s = scenario::load_scenario(a.scenario, overrides, a.seed);
+  auto seed = parse_seed(a.seed);
+  if (!seed) {
+    std::fprintf(stderr, "rocetb: %s\n", seed.error().message.c_str());
+    return 2;
+  }
+  auto s = scenario::load_scenario(a.scenario, overrides, seed.value());
   if (!s) {
     std::fprintf(stderr, "rocetb: %s\n", s.error().message.c_str());
     return 2;
@@ -100,7 +120,7 @@ Command add_run_command(CLI::App& app, int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--out", args->out, "results folder (default results/<scenario>-<time>[-<overrides>][-<n>], never an existing one)");
-  cmd->add_option("--seed", args->seed, "override run.seed");
+  cmd->add_option("--seed", args->seed, "override run.seed (0 to 2^63-1)");
   cmd->add_option("--set", args->set, "override any key: --set switch.buffer_pool.size=8MB")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -3,9 +3,8 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "core/read_file.h"
 #include "scenario/cc_settings.h"
 #include "scenario/effective.h"
 #include "scenario/faults.h"
@@ -101,11 +100,9 @@ Expected<Scenario> load_scenario_text(const std::string& text, const std::string
 
 Expected<Scenario> load_scenario(const std::string& path, const std::vector<std::string>& overrides,
                                  std::optional<uint64_t> seed_override) {
-  std::ifstream f(path);
-  if (!f) return Error{fmt::format("{}: cannot be read: expected a scenario file (TOML)", path)};
-  std::ostringstream text;
-  text << f.rdbuf();
-  return load_scenario_text(text.str(), path, overrides, seed_override);
+  auto text = read_regular_file(path, kMaxScenarioBytes, "a scenario file (TOML)");
+  if (!text) return Error{text.error().message};
+  return load_scenario_text(text.value(), path, overrides, seed_override);
 }
 
 }  // namespace rtb::scenario

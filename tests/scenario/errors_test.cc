@@ -3,6 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "scenario_test_util.h"
 
 namespace rtb::scenario {
@@ -200,7 +205,27 @@ from = "1ms"
 TEST(ScenarioErrors, UnreadableFile) {
   Expected<Scenario> s = load_scenario("/nonexistent/x.toml");
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().message, "/nonexistent/x.toml: cannot be read: expected a scenario file (TOML)");
+  EXPECT_EQ(s.error().message,
+            "/nonexistent/x.toml: cannot be read (No such file or directory): expected a scenario file (TOML)");
+}
+
+// A FIFO would block the load forever, a device never end: refused before reading.
+TEST(ScenarioErrors, AScenarioMustBeARegularFile) {
+  const std::string fifo = ::testing::TempDir() + "/scenario_fifo.toml";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  Expected<Scenario> s = load_scenario(fifo);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, fifo + ": is a FIFO, not a regular file: expected a scenario file (TOML)");
+  s = load_scenario("/dev/zero");
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.error().message, StartsWith("/dev/zero: is a character device, not a regular file"));
+  const std::string big = ::testing::TempDir() + "/scenario_big.toml";
+  { std::ofstream(big) << std::string(kMaxScenarioBytes + 1, '#'); }
+  s = load_scenario(big);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.error().message, HasSubstr("more than the 16777216 bytes allowed for a scenario file (TOML)"));
+  std::filesystem::remove(big);
 }
 
 TEST(ScenarioErrors, SmallScenarioLoads) { EXPECT_EQ(load_ok(testing::kSmall).topology.hosts.size(), 4u); }
