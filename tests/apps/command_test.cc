@@ -33,7 +33,8 @@ std::pair<int, std::string> shell(const std::string& command) {
 
 std::string rocetb() { return env("ROCETB_BUILD_ROOT") + "/apps/rocetb"; }
 
-// What the build stamped in: `git describe` of the source tree, or "unknown" outside git.
+// What the build stamped in: `git describe` of the source tree (as it is now: build after
+// committing), or "unknown" outside git.
 std::string expected_commit() {
   auto [rc, out] = shell("git -C " + env("ROCETB_SOURCE_ROOT") + " describe --always --dirty");
   if (rc != 0) return "unknown";
