@@ -25,6 +25,7 @@
 #include "testbed/results.h"
 #include "testbed/results_dir.h"
 #include "testbed/run.h"
+#include "testbed/stop_request.h"
 
 namespace rtb::apps {
 namespace {
@@ -77,16 +78,15 @@ int run(const RunArgs& a, const std::string& command_line) {
   }
   auto s = scenario::load_scenario(a.scenario, overrides, seed.value());
   if (!s) {
-    std::fprintf(stderr, "rocetb: %s\n", s.error().message.c_str());
+    print_error("rocetb", s.error().message);
     return 2;
   }
   for (const std::string& w : s.value().warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
   cc::Registry registry = cc::Registry::with_builtins();
   const bool realtime = s.value().run.clock == scenario::Clock::kRealtime;
-  if (realtime) {  // Ctrl-C ends a realtime run early; its results are still written
-    std::signal(SIGINT, [](int) { testbed::request_realtime_stop(); });
-    std::signal(SIGTERM, [](int) { testbed::request_realtime_stop(); });
-  }
+  // Ctrl-C or SIGTERM ends a run early; its results are still written, marked incomplete.
+  std::signal(SIGINT, [](int) { testbed::request_stop(); });
+  std::signal(SIGTERM, [](int) { testbed::request_stop(); });
   auto report = realtime ? testbed::run_realtime(s.value(), registry, command_line)
                          : testbed::run_virtual(s.value(), registry, command_line);
   if (!report) {
@@ -104,6 +104,9 @@ int run(const RunArgs& a, const std::string& command_line) {
     return 1;
   }
   testbed::print_table(std::cout, report.value());
+  if (const auto& run_json = report.value().run; run_json.contains("stopped_early")) {
+    std::fprintf(stderr, "rocetb: %s\n", run_json["stopped_early"].get<std::string>().c_str());
+  }
   std::cout << "results: " << out << "\n";
   (void)runtime::stop_eal();
   return 0;

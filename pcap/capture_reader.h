@@ -19,6 +19,9 @@
 // first frame's timestamp (so ts of the first frame is zero, as in a replay). A frame
 // stamped before the origin, or more than 213 days after it, is an error naming it.
 //
+// Classic pcap files (and images in memory) are walked in place by PcapRecords, with the
+// same rules and messages as libpcap and without its copies; pcapng goes through libpcap.
+//
 // Limits of libpcap (1.10): it does not expose the pcapng interface id of a packet (all
 // interfaces are merged into one stream, in file order) nor interface names or
 // comments, and it rejects a pcapng file whose interfaces have different link types.
@@ -27,6 +30,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <optional>
 #include <string>
@@ -35,6 +39,7 @@
 #include "core/error.h"
 #include "core/units.h"
 #include "pcap/link_type.h"
+#include "pcap/pcap_records.h"
 
 struct pcap;  // libpcap's pcap_t, kept out of this header
 
@@ -49,6 +54,14 @@ struct CapturedFrame {
   std::vector<uint8_t> bytes;  // the captured bytes
 };
 
+// A frame as libpcap holds it: `data` stays valid until the next read (no copy).
+struct FrameView {
+  uint64_t ts_ns = 0;  // as stored: ns since the Unix epoch (no origin applied)
+  uint32_t captured_len = 0;
+  uint32_t original_len = 0;
+  const uint8_t* data = nullptr;
+};
+
 struct ReaderOptions {
   std::optional<uint64_t> origin_ns;  // unset: the first frame's ts_ns
 };
@@ -57,10 +70,17 @@ class CaptureReader {
  public:
   // Errors: missing or unreadable file, not a pcap/pcapng file, truncated file header.
   static Expected<CaptureReader> open(const std::string& path, ReaderOptions options = {});
+  // The same from a file image in memory (`name` stands for the path in messages); the
+  // bytes must outlive the reader. For the fuzz target and tests.
+  static Expected<CaptureReader> open_memory(const uint8_t* data, size_t size,
+                                             const std::string& name);
 
   // true: `out` holds the next frame; false: end of file. Error: truncated or corrupt
   // record, or a timestamp outside the origin's range (the message names frame and file).
   Expected<bool> next(CapturedFrame& out);
+  // Like next() without the copy and without the origin's range check: the fast path of
+  // `rocetb analyze`. Same errors otherwise.
+  Expected<bool> next_view(FrameView& out);
 
   LinkType link() const { return link_; }
   const std::string& path() const { return path_; }
@@ -70,11 +90,20 @@ class CaptureReader {
   struct Closer {
     void operator()(pcap* p) const;
   };
+  struct Unmapper {
+    size_t size;
+    void operator()(const uint8_t* p) const;
+  };
+  using Mapping = std::unique_ptr<const uint8_t, Unmapper>;
   CaptureReader(std::string path, pcap* handle, ReaderOptions options);
+  static Mapping map_file(FILE* f);
+  void walk_records(const uint8_t* data, size_t size);
   Status set_time(CapturedFrame& out, uint64_t ts_ns);
 
   std::string path_;
   std::unique_ptr<pcap, Closer> handle_;
+  Mapping mapping_{nullptr, Unmapper{0}};  // a classic pcap file, mapped
+  std::optional<PcapRecords> records_;    // set: frames come from here, not libpcap
   ReaderOptions options_;
   LinkType link_;
   uint64_t frames_ = 0;

@@ -35,7 +35,10 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
 // DPDK ports of its ports entries; scripts/merge_results.py joins the processes' results.
 Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,
                                  const std::string& command_line);
-// Ends a running realtime run at its next loop iteration; async-signal-safe (SIGINT).
-void request_realtime_stop();
+
+// Both: summary.json and run.json say "complete" (false when a stop request, SIGINT or
+// SIGTERM, ended the run before its duration: stop_request.h), and run.json then says
+// when in "stopped_early".
+void mark_stopped_early(RunReport& r, bool stopped, Time end, Time duration);
 
 }  // namespace rtb::testbed

@@ -22,6 +22,7 @@
 #include "testbed/realtime_commands.h"
 #include "testbed/run.h"
 #include "testbed/run_json.h"
+#include "testbed/stop_request.h"
 #include "testbed/summary.h"
 #include "testbed/testbed.h"
 #include "wire/frame_size.h"
@@ -30,7 +31,6 @@
 namespace rtb::testbed {
 namespace {
 
-std::atomic<bool> g_stop{false};  // set by request_realtime_stop() (signal handlers)
 uint32_t g_runs = 0;              // pool names must be unique in the process
 
 constexpr uint32_t kRingFrames = 1024;  // EthPort::ring_pair's default ring size
@@ -136,7 +136,7 @@ Status wait_for_start(uint64_t unix_ms) {
                              unix_ms, std::chrono::duration<double>(at - now).count(), kMaxStartWait.count())};
   }
   while (std::chrono::system_clock::now() < at) {
-    if (g_stop.load(std::memory_order_relaxed)) {
+    if (stop_requested()) {
       return Error{"stopped (SIGINT or SIGTERM) while waiting for realtime.start_at_unix_ms: nothing ran"};
     }
     std::this_thread::sleep_for(std::min<std::chrono::system_clock::duration>(std::chrono::milliseconds(10),
@@ -145,19 +145,12 @@ Status wait_for_start(uint64_t unix_ms) {
   return {};
 }
 
-// A stop request ends the run it arrived during, whenever it came (EAL start-up included),
-// and is cleared when that run returns so the next run in the process starts afresh.
-struct ConsumeStop {
-  ~ConsumeStop() { g_stop.store(false, std::memory_order_relaxed); }
-};
-
 }  // namespace
 
-void request_realtime_stop() { g_stop.store(true, std::memory_order_relaxed); }
 
 Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,
                                  const std::string& command_line) {
-  const ConsumeStop consume_stop;
+  const StopScope stop_scope;  // a stop request from start-up on ends this run
   auto sizes = pool_sizes(s, realtime_pool_config(s));
   if (!sizes) return Error{sizes.error().message};
   if (Status st = ensure_eal(s, sizes.value()); !st) return Error{st.message()};
@@ -194,7 +187,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     auto control = [&] {
       samplers.drain();
       commands.value()->issue(clock.now(), [&] { scheduler.request_stop(); });
-      if (g_stop.load(std::memory_order_relaxed)) scheduler.request_stop();
+      if (stop_requested()) scheduler.request_stop();
     };
     auto stats = scheduler.run(clock, s.run.duration, budget, budget_reason, control);
     if (!stats) return Error{stats.error().message};
@@ -223,6 +216,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     }
     report.run["bridges"] = std::move(bridges);
     report.run["pools"] = pools_json(sizes.value(), pools.value());
+    mark_stopped_early(report, stop_requested(), end, s.run.duration);
     report.cc_state_names = samplers.cc_state_names();
   }  // the testbed drains every queue, link, bridge and port here
   if (Status st = pools.value().check_no_leaks(); !st) {

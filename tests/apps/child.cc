@@ -55,6 +55,7 @@ ChildResult run_rocetb(const std::vector<std::string>& args, std::optional<Signa
   }
   ::close(pipe_fds[1]);
   ChildResult r;
+  r.pid = pid;
   if (signal) {
     read_until(pipe_fds[0], r.out, start + signal->after);
     ::kill(pid, signal->number);

@@ -11,6 +11,7 @@
 namespace rtb::apps::testing {
 
 struct ChildResult {
+  int pid = 0;
   int exit_code = -1;         // -1 when it did not exit normally
   int term_signal = 0;        // the signal that ended it, if any
   std::string out;            // stdout and stderr together

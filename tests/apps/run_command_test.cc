@@ -54,6 +54,26 @@ TEST(RunCommand, AFifoAsTheScenarioIsRefusedNotWaitedOn) {
   EXPECT_EQ(r.out, "rocetb: " + fifo + ": is a FIFO, not a regular file: expected a scenario file (TOML)\n");
 }
 
+// A scenario path or a results folder in another encoding than UTF-8 (Linux paths
+// are bytes): the run's JSON is still written, the bytes that are not UTF-8 as U+FFFD.
+TEST(RunCommand, NamesAndPathsThatAreNotUtf8AreWrittenNotFatal) {
+  const std::string dir = ::testing::TempDir() + "/run_command_test";
+  std::filesystem::create_directories(dir);
+  const std::string scenario = dir + "/latin1-\xe9.toml", out = out_dir("out-\xff");
+  std::filesystem::copy_file(testing::source_root() + "/scenarios/default.toml", scenario,
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto r = run_rocetb({"run", scenario, "--set", "run.duration=3ms", "--set", "run.warmup=1ms", "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  for (const char* file : {"summary.json", "run.json", "effective.json"}) {
+    std::ifstream f(out + "/" + file);
+    ASSERT_TRUE(f) << file;
+    const auto j = nlohmann::json::parse(f);  // valid JSON, valid UTF-8
+    if (std::string(file) == "run.json") {
+      EXPECT_THAT(j["command_line"].get<std::string>(), HasSubstr("latin1-\xef\xbf\xbd.toml"));
+    }
+  }
+}
+
 const std::vector<std::string> kRealtime = {"--set", "run.clock=\"realtime\"", "--set", "realtime.hugepages=\"never\""};
 
 std::vector<std::string> realtime_run(const std::string& out, std::vector<std::string> more) {
@@ -68,6 +88,10 @@ TEST(RunCommand, AStartTimeMoreThanADayAheadIsRefused) {
   EXPECT_EQ(r.exit_code, 1) << r.out;
   EXPECT_THAT(last_line(r.out), HasSubstr("rocetb: realtime.start_at_unix_ms = 99999999999999 is "));
   EXPECT_THAT(last_line(r.out), HasSubstr("s from now: expected at most 24 h ahead"));
+  // An error after the EAL started leaves no runtime folder behind.
+  for (const auto& e : std::filesystem::directory_iterator("/var/run/dpdk", std::filesystem::directory_options::skip_permission_denied)) {
+    EXPECT_NE(e.path().filename().string().rfind("rocetb-" + std::to_string(r.pid) + "-", 0), 0u) << e.path();
+  }
 }
 
 TEST(RunCommand, CtrlCEndsTheWaitForTheStartTime) {
@@ -95,6 +119,27 @@ TEST(RunCommand, ASignalDuringStartUpEndsTheRealtimeRunWithResults) {
   const auto run = nlohmann::json::parse(f);
   // Stopped at once: far short of the 10 ms it would run to (20 s of wall time).
   EXPECT_LT(run["simulated_ns"].get<double>(), 5e6) << "the run went on: the signal was swallowed";
+}
+
+// Ctrl-C on a virtual run: it ends at the next slice of virtual time and writes every
+// results file for the time simulated, marked incomplete.
+TEST(RunCommand, CtrlCEndsAVirtualRunWithItsResultsMarkedIncomplete) {
+  const std::string out = out_dir("virtual-stop");
+  const auto r = run_rocetb({"run", "scenarios/default.toml", "--set", "run.duration=2s", "--out", out},
+                            Signal{SIGINT, std::chrono::milliseconds(1500)}, std::chrono::seconds(120));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("stopped by SIGINT or SIGTERM at "));
+  for (const char* file : {"flows.csv", "queues.csv", "effective.json"}) {
+    EXPECT_TRUE(std::filesystem::exists(out + "/" + file)) << file;
+  }
+  std::ifstream rf(out + "/run.json"), sf(out + "/summary.json");
+  ASSERT_TRUE(rf && sf);
+  const auto run = nlohmann::json::parse(rf), summary = nlohmann::json::parse(sf);
+  EXPECT_EQ(summary["complete"], false);
+  EXPECT_EQ(run["complete"], false);
+  EXPECT_THAT(run["stopped_early"].get<std::string>(), HasSubstr("of the 2000.000 ms duration"));
+  EXPECT_GT(run["simulated_ns"].get<double>(), 0);
+  EXPECT_LT(run["simulated_ns"].get<double>(), 2e9);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
@@ -24,13 +25,19 @@ std::vector<std::string> g_args;
 std::vector<char*> g_argv;
 
 std::string g_runtime_dir;
+bool g_own_runtime_dir = false;  // its --file-prefix is one rocetb made for this process
 
-// Removes this process's runtime folder when the EAL left it empty (with --no-shconf and
-// no telemetry it always is), so test runs do not pile up folders in /var/run/dpdk. Also
-// runs at exit(), which covers rte_exit() from an exhausted pool (MbufPool::alloc()).
-void remove_runtime_dir_if_empty() {
+// Removes this process's runtime folder, so runs do not pile up folders in /var/run/dpdk.
+// After rte_eal_cleanup it is empty (--no-shconf); at exit() without it (an error path, or
+// rte_exit() from an exhausted pool) the telemetry socket may still be there: a folder of
+// a prefix rocetb made for this process (rocetb-<pid>-<n>) is removed with it, any other
+// only when empty.
+void remove_runtime_dir() {
   std::error_code ec;
-  if (!g_runtime_dir.empty() && std::filesystem::is_empty(g_runtime_dir, ec)) {
+  if (g_runtime_dir.empty()) return;
+  if (g_own_runtime_dir) {
+    std::filesystem::remove_all(g_runtime_dir, ec);
+  } else if (std::filesystem::is_empty(g_runtime_dir, ec)) {
     std::filesystem::remove(g_runtime_dir, ec);
   }
 }
@@ -109,8 +116,9 @@ Status start_eal(const EalOptions& options) {
   }
   g_state = EalState::kRunning;
   g_runtime_dir = rte_eal_get_runtime_dir();
+  g_own_runtime_dir = file_prefix_of(g_args).rfind(fmt::format("rocetb-{}-", ::getpid()), 0) == 0;
   wire::use_fast_crc();
-  std::atexit(remove_runtime_dir_if_empty);
+  std::atexit(remove_runtime_dir);
   return {};
 }
 
@@ -128,7 +136,7 @@ Status stop_eal() {
   if (rc != 0) {
     return Error{fmt::format("rte_eal_cleanup failed: {}", rte_strerror(rte_errno))};
   }
-  remove_runtime_dir_if_empty();
+  remove_runtime_dir();
   return {};
 }
 
