@@ -1,11 +1,17 @@
 // The rocetb command: one subcommand per job (apps/commands.h).
 #include <CLI/CLI.hpp>
 
+#include <fmt/format.h>
+#include <rte_version.h>
+
 #include "apps/commands.h"
+#include "testbed/version.h"
 
 int main(int argc, char** argv) {
   CLI::App app{"rocetb: a RoCEv2 congestion-control testbed on DPDK (real frames, closed loop)"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", fmt::format("rocetb {} (commit {}, {})", rtb::testbed::kVersion,
+                                                rtb::testbed::kCommit, rte_version()));
   const rtb::apps::Command run = rtb::apps::add_run_command(app, argc, argv);
   const rtb::apps::Command frames = rtb::apps::add_frames_command(app);
   const rtb::apps::Command bench = rtb::apps::add_bench_command(app);

@@ -26,6 +26,7 @@
 #include "scenario/load.h"
 #include "tap/capture_plan.h"
 #include "testbed/results.h"
+#include "testbed/results_dir.h"
 #include "testbed/run.h"
 #include "testbed/stop_request.h"
 
@@ -42,9 +43,19 @@ struct RunArgs {
   CaptureArgs capture;
 };
 
-std::string default_out_dir(const std::string& name) {
+// The overrides as the command line gave them, for the default folder's tag.
+std::vector<std::string> tag_overrides(const RunArgs& a) {
+  std::vector<std::string> out = a.set;
+  if (a.seed) out.push_back("seed=" + *a.seed);  // as typed; checked before the run
+  if (!a.cc.empty()) out.push_back("cc=" + a.cc);
+  if (!a.process.empty()) out.push_back("process=" + a.process);
+  return out;
+}
+
+Expected<std::string> out_dir(const RunArgs& a, const std::string& scenario) {
+  if (!a.out.empty()) return a.out;
   const std::time_t now = std::time(nullptr);
-  return fmt::format("results/{}-{:%Y%m%d-%H%M%S}", name, fmt::localtime(now));
+  return testbed::make_results_dir("results", scenario, tag_overrides(a), fmt::localtime(now));
 }
 
 // --seed as run.seed takes it in a scenario file: a whole number in 0..2^63-1 (CLI11 would
@@ -75,7 +86,12 @@ int run(const RunArgs& a, const std::string& command_line) {
     return 2;
   }
   // The results folder is known before the run: capture files are written into it as it goes.
-  const std::string out = a.out.empty() ? default_out_dir(s.value().name) : a.out;
+  const Expected<std::string> dir = out_dir(a, s.value().name);
+  if (!dir) {
+    std::fprintf(stderr, "rocetb: %s\n", dir.error().message.c_str());
+    return 1;
+  }
+  const std::string& out = dir.value();
   auto capture = to_request(a.capture, out);
   if (capture) {
     if (auto plans = tap::plan_captures(s.value().topology, capture.value().what, "--capture"); !plans) {
@@ -121,7 +137,7 @@ Command add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("scenario", args->scenario, "scenario file (TOML), e.g. scenarios/default.toml")
       ->required()
       ->check(CLI::ExistingFile);
-  cmd->add_option("--out", args->out, "results folder (default results/<scenario>-<time>)");
+  cmd->add_option("--out", args->out, "results folder (default results/<scenario>-<time>[-<overrides>][-<n>], never an existing one)");
   cmd->add_option("--seed", args->seed, "override run.seed (0 to 2^63-1)");
   cmd->add_option("--set", args->set, "override any key: --set switch.buffer_pool.size=8MB")
       ->expected(1)

@@ -5,7 +5,8 @@ run (design.md "Results"):
 
   summary.json  flows joined (the sender's process knows qpn, FCT, CNPs handled,
                 retransmissions; the receiver's the bytes delivered), switches and hosts
-                from the process that had them, totals recomputed, "valid" only when every
+                from the process that had them, totals recomputed as summary.cc computes
+                them (lib/testbed/README.md, "summary.json"), "valid" only when every
                 process was valid (their reasons joined), "roles" listing the processes;
   flows.csv     the sender's and the receiver's columns joined per flow and sample index;
   queues.csv    every process's rows; effective.json and run.json per role
@@ -30,7 +31,14 @@ def jain(x):
     return 1.0 if q == 0 else s * s / (len(x) * q)
 
 
-def merge_flows(summaries):
+def active(f, window):
+    """The part of the window flow f ran in: (from, to) in ns, to <= from when none."""
+    lo = max(f["start_ns"], window["from_ns"])
+    hi = window["to_ns"] if f.get("fct_ns") is None else min(f["start_ns"] + f["fct_ns"], window["to_ns"])
+    return lo, max(lo, hi)
+
+
+def merge_flows(summaries, window):
     flows = {}
     for s in summaries:
         for f in s["flows"]:
@@ -39,35 +47,61 @@ def merge_flows(summaries):
                 if m.get(k) is None and v is not None:
                     m[k] = v
     out = [flows[i] for i in sorted(flows)]
-    for f in out:  # a finished flow's throughput needs both sides: size over FCT
-        if f.get("fct_ns") and f.get("bytes") is not None:
-            f["throughput_gbps"] = f["bytes"] * 8 / f["fct_ns"]
+    for f in out:  # what needs both sides: the receiver's bytes, the sender's completion
+        lo, hi = active(f, window)
+        if f.get("bytes") is not None:
+            f["throughput_gbps"] = f["bytes"] * 8 / (hi - lo) if hi > lo else None
+        if f.get("fct_ns") and f.get("size_bytes") is not None:
+            f["goodput_gbps"] = f["size_bytes"] * 8 / f["fct_ns"]
     return out
+
+
+def fairness(flows, window):
+    """Jain's index as summary.cc computes it: over the flows that ran in the window, only
+    when they all ran together for a while."""
+    ran = [(f, active(f, window)) for f in flows if f.get("throughput_gbps") is not None]
+    ran = [(f, a) for f, a in ran if a[1] > a[0]]
+    if not ran or min(a[1] for _, a in ran) <= max(a[0] for _, a in ran):
+        return None
+    return jain([f["throughput_gbps"] for f, _ in ran])
+
+
+def goodput(flows, window):
+    """The window's bytes over the window, or until the last completion when all finished."""
+    to = window["to_ns"]
+    if flows and all(f.get("fct_ns") is not None for f in flows):
+        to = min(to, max(window["from_ns"], max(f["start_ns"] + f["fct_ns"] for f in flows)))
+    span = to - window["from_ns"]
+    delivered = sum(f["bytes"] or 0 for f in flows)
+    return (delivered * 8 / span if span > 0 else 0.0), span
 
 
 def merge_summary(summaries, roles):
     first = summaries[0]
-    j = {k: first[k] for k in ("scenario", "clock", "seed", "duration_ns", "warmup_ns")}
+    j = {k: first[k] for k in ("scenario", "clock", "seed", "duration_ns", "warmup_ns", "window")}
     j["roles"] = roles
     j["valid"] = all(s.get("valid", True) for s in summaries)
     reasons = [f"{r}: {s['invalid_reason']}" for r, s in zip(roles, summaries) if not s.get("valid", True)]
     j["invalid_reason"] = "; ".join(reasons) if reasons else None
-    j["flows"] = merge_flows(summaries)
+    j["flows"] = merge_flows(summaries, j["window"])
     j["switches"] = [sw for s in summaries for sw in s["switches"]]
     j["hosts"] = sorted((h for s in summaries for h in s["hosts"]), key=lambda h: h["name"])
-    ports = [p for sw in j["switches"] for p in sw["ports"]]
-    marked = sum(p["ecn_marked"] for p in ports)
-    forwarded = sum(p["tx_frames"] for p in ports)
+    # The mark rate over data frames through queues that mark (their ecn_mark_rate is set).
+    queues = [q for sw in j["switches"] for p in sw["ports"] for q in p["queues"] if q["ecn_mark_rate"] is not None]
+    data = sum(q["data_frames"] for q in queues)
+    marked = sum(q["data_ecn_marked"] for q in queues)
     add = lambda key: sum(s["totals"][key] for s in summaries)
+    rate, span = goodput(j["flows"], j["window"])
     j["totals"] = {
-        "goodput_gbps": add("goodput_gbps"),  # each process counts the bytes its receivers got
-        "jain_fairness": jain([f["throughput_gbps"] or 0.0 for f in j["flows"]]),
-        "ecn_mark_rate": marked / forwarded if forwarded else 0.0,
-        "cnp_sent": add("cnp_sent"),
-        "pfc_frames": add("pfc_frames"),
-        "drops": add("drops"),
-        "retransmissions": add("retransmissions"),
+        "goodput_gbps": rate,
+        "goodput_span_ns": span,
+        "jain_fairness": fairness(j["flows"], j["window"]),
+        "ecn_mark_rate": marked / data if data else 0.0,
+        "ecn_marked_data_frames": marked,
     }
+    for key in ("cnp_sent", "pfc_frames", "drops", "retransmissions", "ecn_marked_total", "cnp_sent_total",
+                "pfc_frames_total", "drops_total", "retransmissions_total"):
+        j["totals"][key] = add(key)
     return j
 
 

@@ -194,8 +194,7 @@ void Host::fire_timers(Time now) {
         apply(qp, cc_.on_timer(flows_.state(qp.index), now), now);
         break;
       case kRto:
-        qp.requester.on_timer(now);
-        if (qp.requester.failed()) ++counters_.local_ack_timeout_err;
+        count_timeout(qp, now);
         timers_.set(qp.index * kTimerKinds + kRto, qp.requester.timer_deadline());  // exact
         refresh(qp, now);
         break;
@@ -268,6 +267,17 @@ void Host::refresh(QueuePair& qp, Time now) {
   if (!pacer_.waiting(qp.index)) {
     pacer_.ready(qp.index, now);
     pacer_moved();
+  }
+}
+
+void Host::count_timeout(QueuePair& qp, Time now) {
+  const uint64_t before = qp.requester.counters().timeouts;
+  qp.requester.on_timer(now);
+  if (qp.requester.counters().timeouts == before) return;  // not due: the timer moved
+  if (qp.requester.failed()) {
+    ++counters_.req_transport_retries_exceeded;
+  } else {
+    ++counters_.local_ack_timeout_err;
   }
 }
 

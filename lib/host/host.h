@@ -96,6 +96,8 @@ class Host final : public runtime::Stage {
   void on_cnp_reaction(QueuePair& qp, Time now);
   void apply(QueuePair& qp, const cc::Decision& d, Time now);
   void refresh(QueuePair& qp, Time now);
+  // The ACK timer's expiry: retried (local_ack_timeout_err) or the QP failed.
+  void count_timeout(QueuePair& qp, Time now);
   void arm_rto(const QueuePair& qp);
   // transmit (host_tx.cc)
   void transmit(Time now);

@@ -16,7 +16,10 @@ struct HostCounters {
   uint64_t rp_cnp_ignored = 0;              // CNPs for QPs whose algorithm ignores them
   uint64_t out_of_sequence = 0;             // data frames dropped for a PSN gap
   uint64_t packet_seq_err = 0;              // NAK "PSN sequence error" received
-  uint64_t local_ack_timeout_err = 0;       // QPs failed after the retry limit
+  // As mlx5 defines them (NVIDIA, "Understanding mlx5 Linux counters"): every expiry of a
+  // QP's ACK timer that is retried, and every QP that ran out of retries (error state).
+  uint64_t local_ack_timeout_err = 0;            // ACK timer expiries within the retry limit
+  uint64_t req_transport_retries_exceeded = 0;   // QPs failed after the retry limit
   uint64_t duplicate_request = 0;
   uint64_t rx_frames = 0;
   uint64_t tx_frames = 0;

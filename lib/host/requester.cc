@@ -147,7 +147,7 @@ void Requester::on_timer(Time now) {
   ++counters_.timeouts;
   if (retries_ >= config_.retry_cnt) {
     failed_ = true;  // the QP goes to the error state, as a NIC's does
-    counters_.local_ack_timeout_err = 1;
+    counters_.transport_retries_exceeded = 1;
     return;
   }
   ++retries_;

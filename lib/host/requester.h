@@ -58,7 +58,7 @@ struct RequesterCounters {
   uint64_t acks = 0;
   uint64_t naks_seq_err = 0;  // mlx5 packet_seq_err
   uint64_t timeouts = 0;
-  uint64_t local_ack_timeout_err = 0;  // 1 once the QP failed after the retry limit
+  uint64_t transport_retries_exceeded = 0;  // 1 once the QP failed after the retry limit
   uint64_t messages_completed = 0;
 };
 

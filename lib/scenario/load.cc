@@ -29,6 +29,7 @@ void validate_switches(const Scenario& s, const Table& top, std::vector<std::str
     const sw::ValidationReport r = sw::validate(n.config);
     if (!r.ok()) fail_switch_errors(top, r.errors, n.config);
     for (const std::string& w : r.warnings) warnings.push_back("switch " + w);
+    for (const std::string& w : sw::pool_before_xoff_warnings(n.config)) warnings.push_back("switch " + w);
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include "wire/ethernet.h"
 #include "wire/ipv4.h"
+#include "wire/opcode.h"
 #include "wire/pfc.h"
 #include "wire/udp.h"
 
@@ -36,6 +37,9 @@ void read_ipv4(const uint8_t* frame, uint32_t off, uint32_t len, FrameInfo& info
     const auto* udp = reinterpret_cast<const UdpHdr*>(frame + off + ihl);
     info.key.src_port = udp->sport();
     info.key.dst_port = udp->dport();
+    const uint32_t bth = off + ihl + sizeof(UdpHdr);
+    // SEND, RDMA WRITE and RDMA READ response frames: IBTA Vol. 1 Table 38.
+    info.roce_data = info.key.dst_port == kRoceV2Port && len > bth && opcode_info(frame[bth]).payload;
   }
 }
 

@@ -19,6 +19,7 @@ struct FrameInfo {
   uint8_t ecn = 0;        // RFC 3168 ECN field (0 = Not-ECT, 3 = CE)
   uint8_t l3_offset = 0;  // IPv4 header offset
   FlowKey key;
+  bool roce_data = false;  // RoCEv2 (UDP 4791) with an opcode that carries payload
   uint8_t pfc_vector = 0;  // PFC: priorities whose time is valid
   std::array<uint16_t, kPriorities> pfc_quanta{};
 };

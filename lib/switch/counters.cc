@@ -7,8 +7,10 @@ namespace {
 
 void port_rows(const std::string& obj, const PortCounters& p, std::vector<CounterRow>& out) {
   out.push_back({obj, "SAI_PORT_STAT_IF_IN_UCAST_PKTS", p.rx_ok});
+  out.push_back({obj, "SAI_PORT_STAT_IF_IN_OCTETS", p.rx_bytes});
   out.push_back({obj, "SAI_PORT_STAT_IF_IN_DISCARDS", p.rx_drp});
   out.push_back({obj, "SAI_PORT_STAT_IF_OUT_UCAST_PKTS", p.tx_ok});
+  out.push_back({obj, "SAI_PORT_STAT_IF_OUT_OCTETS", p.tx_bytes});
   out.push_back({obj, "SAI_PORT_STAT_IF_OUT_DISCARDS", p.tx_drp});
   for (int n = 0; n < kPriorities; ++n) {
     out.push_back({obj, fmt::format("SAI_PORT_STAT_PFC_{}_RX_PKTS", n), p.pfc_rx[n]});

@@ -21,6 +21,11 @@ struct QueueCounters {
   uint64_t dropped_packets = 0;     // SAI_QUEUE_STAT_DROPPED_PACKETS
   uint64_t dropped_bytes = 0;       // SAI_QUEUE_STAT_DROPPED_BYTES
   uint64_t ecn_marked_packets = 0;  // SAI_QUEUE_STAT_WRED_ECN_MARKED_PACKETS
+  // The data frames (RoCEv2 SEND/WRITE/READ response) admitted to the queue and those of
+  // them CE-marked here: the ECN mark rate of data, without the ACKs and CNPs the queue
+  // also carries (not SAI counters: SAI counts all frames).
+  uint64_t data_packets = 0;
+  uint64_t data_ecn_marked_packets = 0;
   uint64_t wred_dropped_packets = 0;  // SAI_QUEUE_STAT_WRED_DROPPED_PACKETS
   uint64_t depth_bytes = 0;         // SAI_QUEUE_STAT_CURR_OCCUPANCY_BYTES (now)
   uint64_t depth_frames = 0;        // frames queued now
@@ -45,14 +50,23 @@ struct PfcWdCounters {
 };
 
 struct PortCounters {
-  uint64_t rx_ok = 0;   // SAI_PORT_STAT_IF_IN_UCAST_PKTS (RX_OK): frames received
-  uint64_t rx_drp = 0;  // RX_DRP: dropped before an egress queue
-  uint64_t tx_ok = 0;   // TX_OK: data frames sent
-  uint64_t tx_drp = 0;  // TX_DRP: dropped at or in an egress queue of this port
+  // Frames and bytes as `show interfaces counters` gives them: PFC frames (to the MAC
+  // control multicast address, not unicast) are not in rx_ok/tx_ok but in pfc_rx/pfc_tx,
+  // so a link's two ends agree: one end's tx_ok is the other's rx_ok.
+  uint64_t rx_ok = 0;     // SAI_PORT_STAT_IF_IN_UCAST_PKTS (RX_OK): non-PFC frames received
+  uint64_t rx_bytes = 0;  // SAI_PORT_STAT_IF_IN_OCTETS of those frames (no FCS)
+  uint64_t rx_drp = 0;    // RX_DRP: dropped before an egress queue
+  uint64_t tx_ok = 0;     // SAI_PORT_STAT_IF_OUT_UCAST_PKTS (TX_OK): frames forwarded
+  uint64_t tx_bytes = 0;  // SAI_PORT_STAT_IF_OUT_OCTETS of those frames (no FCS)
+  uint64_t tx_drp = 0;    // TX_DRP: dropped at or in an egress queue of this port
   std::array<uint64_t, kPriorities> pfc_rx{};          // SAI_PORT_STAT_PFC_n_RX_PKTS
   std::array<uint64_t, kPriorities> pfc_tx{};          // SAI_PORT_STAT_PFC_n_TX_PKTS
   std::array<Time, kPriorities> pfc_rx_pause_duration{};  // SAI_PORT_STAT_PFC_n_RX_PAUSE_DURATION
-  std::array<uint64_t, kDropReasons> drops{};          // by reason, charged to the ingress port
+  // By reason, on the port where the frame was dropped: the ingress port for ingress
+  // reasons (INGRESS_PG_LIMIT, LOSSLESS_HEADROOM_FULL, NO_ROUTE, ...), the egress port for
+  // drops at its queues (EGRESS_QUEUE_LIMIT, WRED, the watchdog's queue drops), as SONiC's
+  // PORT_INGRESS_DROPS / PORT_EGRESS_DROPS debug counters count them.
+  std::array<uint64_t, kDropReasons> drops{};
   std::array<QueueCounters, kPriorities> queues{};
   std::array<PgCounters, kPriorities> pgs{};
   std::array<PfcWdCounters, kPriorities> pfcwd{};

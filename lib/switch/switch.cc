@@ -6,6 +6,8 @@
 
 #include "switch/validate.h"
 #include "wire/ipv4.h"
+#include "wire/opcode.h"
+#include "wire/udp.h"
 
 namespace rtb::sw {
 namespace {
@@ -103,13 +105,17 @@ void Switch::receive(Time now) {
 }
 
 void Switch::ingress(uint16_t port, rte_mbuf* m, Time now) {
-  ++counters_.ports[port].rx_ok;
   const FrameInfo info =
       classify(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), config_.maps);
+  if (info.kind == FrameInfo::Kind::kPfc) {  // counted in pfc_rx only
+    pfc_received(port, info, now);
+    rte_pktmbuf_free(m);
+    return;
+  }
+  ++counters_.ports[port].rx_ok;
+  counters_.ports[port].rx_bytes += rte_pktmbuf_pkt_len(m);
   switch (info.kind) {
     case FrameInfo::Kind::kPfc:
-      pfc_received(port, info, now);
-      rte_pktmbuf_free(m);
       return;
     case FrameInfo::Kind::kOther:
       drop(m, port, DropReason::kUnsupported);
@@ -137,7 +143,7 @@ bool Switch::enqueue(uint16_t in, rte_mbuf* m, const FrameInfo& info, Time now) 
   }
   if (wd_blocks(out, tc)) {  // ... and the storming queue
     ++counters_.ports[out].pfcwd[tc].tx_dropped;
-    drop_at_queue(m, bytes, in, out, tc, DropReason::kPfcWatchdog);
+    drop_at_queue(m, bytes, out, tc, DropReason::kPfcWatchdog);
     return false;
   }
   const QueuedFrame f{m, bytes, in, pg, info.l3_offset};
@@ -149,19 +155,20 @@ bool Switch::enqueue(uint16_t in, rte_mbuf* m, const FrameInfo& info, Time now) 
                             : WredVerdict::kPass;
   if (v == WredVerdict::kDrop) {
     ++counters_.ports[out].queues[tc].wred_dropped_packets;
-    drop_at_queue(m, bytes, in, out, tc, DropReason::kWred);
+    drop_at_queue(m, bytes, out, tc, DropReason::kWred);
     return false;
   }
   const Admission a = mmu_.admit(in, pg, out, tc, bytes);
   if (!a.admitted) {
     if (a.reason == DropReason::kEgressLimit) {
-      drop_at_queue(m, bytes, in, out, tc, a.reason);
+      drop_at_queue(m, bytes, out, tc, a.reason);
     } else {
       ++counters_.ports[in].pgs[pg].dropped_packets;
       drop(m, in, a.reason);
     }
     return false;
   }
+  if (info.roce_data) ++counters_.ports[out].queues[tc].data_packets;
   if (v == WredVerdict::kMark && config_.mark_point == MarkPoint::kEnqueue) mark_ce(f, out, tc);
   queues_.push(qid(out, tc), f);  // cannot fail: one slot per cell, one cell per frame at least
   backlog_[out] |= static_cast<uint8_t>(1u << tc);
@@ -180,13 +187,13 @@ void Switch::drop(rte_mbuf* m, uint16_t in_port, DropReason reason) {
   rte_pktmbuf_free(m);
 }
 
-void Switch::drop_at_queue(rte_mbuf* m, uint32_t bytes, uint16_t in_port, uint16_t out_port,
+void Switch::drop_at_queue(rte_mbuf* m, uint32_t bytes, uint16_t out_port,
                            uint8_t queue, DropReason reason) {
   QueueCounters& q = counters_.ports[out_port].queues[queue];
   ++q.dropped_packets;
   q.dropped_bytes += bytes;
   ++counters_.ports[out_port].tx_drp;
-  ++counters_.ports[in_port].drops[static_cast<int>(reason)];
+  ++counters_.ports[out_port].drops[static_cast<int>(reason)];
   ++counters_.drops[static_cast<int>(reason)];
   rte_pktmbuf_free(m);
 }
@@ -229,6 +236,7 @@ void Switch::transmit(uint16_t port, Time now) {
   ++qc.packets;
   qc.bytes += f.bytes;
   ++counters_.ports[port].tx_ok;
+  counters_.ports[port].tx_bytes += f.bytes;
   if (config_.ports[port].shaper) {
     shaper_next_[port] = now + shaper_clock_[port].advance(runtime::wire_occupancy(f.bytes));
   }
@@ -250,7 +258,10 @@ void Switch::mark_ce(const QueuedFrame& f, uint16_t port, uint8_t queue) {
   auto* ip = rte_pktmbuf_mtod_offset(f.mbuf, wire::Ipv4Hdr*, f.l3_offset);
   if (ip->ecn() == wire::Ecn::NotEct || ip->ecn() == wire::Ecn::Ce) return;
   wire::set_ecn_in_place(*ip, wire::Ecn::Ce);
-  ++counters_.ports[port].queues[queue].ecn_marked_packets;
+  QueueCounters& q = counters_.ports[port].queues[queue];
+  ++q.ecn_marked_packets;
+  const auto* bth = reinterpret_cast<const uint8_t*>(ip) + ip->header_bytes() + sizeof(wire::UdpHdr);
+  if (wire::opcode_info(*bth).payload) ++q.data_ecn_marked_packets;  // IBTA Vol. 1 Table 38
 }
 
 void Switch::release(const QueuedFrame& f, uint16_t port, uint8_t queue, Time now) {

@@ -82,7 +82,7 @@ class Switch final : public runtime::Stage {
   void mark_ce(const QueuedFrame& f, uint16_t port, uint8_t queue);
   void release(const QueuedFrame& f, uint16_t port, uint8_t queue, Time now);
   void drop(rte_mbuf* m, uint16_t in_port, DropReason reason);
-  void drop_at_queue(rte_mbuf* m, uint32_t bytes, uint16_t in_port, uint16_t out_port, uint8_t queue,
+  void drop_at_queue(rte_mbuf* m, uint32_t bytes, uint16_t out_port, uint8_t queue,
                      DropReason reason);
   Time egress_ready_at(uint16_t port) const;
 

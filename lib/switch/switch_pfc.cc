@@ -149,7 +149,7 @@ void Switch::flush_queue(uint16_t port, uint8_t queue, Time now) {
     const QueuedFrame f = pop_queue(port, queue);
     release(f, port, queue, now);
     ++counters_.ports[port].pfcwd[queue].tx_dropped;
-    drop_at_queue(f.mbuf, f.bytes, f.in_port, port, queue, DropReason::kPfcWatchdog);
+    drop_at_queue(f.mbuf, f.bytes, port, queue, DropReason::kPfcWatchdog);
   }
 }
 

@@ -256,6 +256,34 @@ ValidationReport validate(const SwitchConfig& config) {
   return r;
 }
 
+// Static thresholds: k PGs at static_th fill the shared buffer. With k below the ports that
+// may send at once, the pool runs out before any PG reaches its XOFF point; a frame that
+// then arrives on any port goes to its PG's headroom, and a PG in headroom sends XOFF
+// (Mmu::xoff_reached), so ports that are not congested are paused too: an incast's
+// receiver, whose ACKs and CNPs share the lossless priority.
+std::vector<std::string> pool_before_xoff_warnings(const SwitchConfig& c) {
+  std::vector<std::string> out;
+  const BufferLayout l = buffer_layout(c);
+  const uint64_t shared = l.shared_cells * l.cell_bytes;
+  for (int pg = 0; pg < kPriorities; ++pg) {
+    const PgProfile& p = c.pg[pg];
+    const uint64_t th = p.static_th.count();
+    if (!c.lossless_pg(pg) || p.mode != ThresholdMode::kStatic || !l.fits || th == 0 || th > shared) continue;
+    const uint64_t k = shared / th + 1;  // PGs at the threshold that hold more than the buffer
+    if (k >= c.ports.size()) continue;
+    out.push_back(fmt::format(
+        "{}: BUFFER_PROFILE pg{} static_th = {} B lets the shared buffer run out before a PG reaches "
+        "XOFF: {} PGs x {} B = {} B > shared buffer {} B (size {} B - reserved {} B - headroom {} B), "
+        "of {} ports. Once it is out, a lossless frame arriving on any port goes to headroom and that "
+        "port is paused, congested or not (an incast's receiver is paused for its ACKs and CNPs); "
+        "for PFC only where the queue builds, expected static_th <= {} B (shared buffer / ports) or "
+        "dynamic_th",
+        c.name, pg, th, k, th, k * th, shared, c.pool.size.count(), l.reserved_cells * l.cell_bytes,
+        l.headroom_cells * l.cell_bytes, c.ports.size(), shared / c.ports.size()));
+  }
+  return out;
+}
+
 std::string ValidationReport::describe() const {
   std::string s;
   for (const std::string& e : errors) s += "error: " + e + "\n";

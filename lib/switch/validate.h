@@ -21,4 +21,9 @@ struct ValidationReport {
 
 ValidationReport validate(const SwitchConfig& config);
 
+// Lossless PGs whose static thresholds let the shared buffer run out before any PG reaches
+// its XOFF point (with traffic from a few ports), each with its arithmetic. Apart from
+// validate(): the SONiC tuning guide's own settings do this, knowingly.
+std::vector<std::string> pool_before_xoff_warnings(const SwitchConfig& config);
+
 }  // namespace rtb::sw

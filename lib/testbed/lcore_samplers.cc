@@ -101,10 +101,31 @@ const Sampler* LcoreSamplers::owner_of_switch(uint32_t sw) const {
   return nullptr;
 }
 
-uint64_t LcoreSamplers::bytes_at_warmup(uint32_t f) const {
-  const uint32_t dst = t_.scenario().flows[f].dst;
-  const Sampler* owner = t_.has_host(dst) ? owner_of_host(dst) : nullptr;
-  return owner != nullptr ? owner->bytes_at_warmup(f) : 0;
+Baseline LcoreSamplers::baseline() const {
+  const scenario::Scenario& s = t_.scenario();
+  Baseline b = Baseline::zero(t_);
+  const auto owner = [&](uint32_t h) { return t_.has_host(h) ? owner_of_host(h) : nullptr; };
+  for (uint32_t h = 0; h < b.hosts.size(); ++h) {
+    if (const Sampler* o = owner(h)) b.hosts[h] = o->own_baseline().hosts[h];
+  }
+  for (uint32_t f = 0; f < s.flows.size(); ++f) {
+    if (const Sampler* o = owner(s.flows[f].src)) {
+      b.senders[f] = o->own_baseline().senders[f];
+      b.sender_timeouts[f] = o->own_baseline().sender_timeouts[f];
+    }
+    if (const Sampler* o = owner(s.flows[f].dst)) b.received[f] = o->own_baseline().received[f];
+  }
+  for (uint32_t w = 0; w < b.switches.size(); ++w) {
+    const Sampler* o = t_.has_switch(w) ? owner_of_switch(w) : nullptr;
+    if (o != nullptr) b.switches[w] = o->own_baseline().switches[w];
+  }
+  for (const OnLcore& l : lcores_) b.fault_drops += l.sampler->own_baseline().fault_drops;
+  return b;
+}
+
+uint64_t LcoreSamplers::buffer_peak(uint32_t sw) const {
+  const Sampler* owner = t_.has_switch(sw) ? owner_of_switch(sw) : nullptr;
+  return owner != nullptr ? owner->buffer_peak(sw) : 0;
 }
 
 DepthStats LcoreSamplers::port_depth(uint32_t sw, uint16_t port) const {

@@ -37,8 +37,10 @@ class LcoreSamplers final : public SampleTotals {
   // (samples as received).
   nlohmann::ordered_json to_json() const;
 
-  uint64_t bytes_at_warmup(uint32_t f) const override;
+  // Each node's part from the sampler of its lcore.
+  Baseline baseline() const override;
   DepthStats port_depth(uint32_t sw, uint16_t port) const override;
+  uint64_t buffer_peak(uint32_t sw) const override;
   std::vector<std::string> cc_state_names() const;
 
  private:

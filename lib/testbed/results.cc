@@ -69,31 +69,38 @@ Status write_results(const std::string& dir, const scenario::Scenario& s, const 
 
 void print_table(std::ostream& out, const RunReport& r, size_t max_flows) {
   const auto& j = r.summary;
+  // Every column and total is over one window: after the warm-up (summary.json "window").
+  fmt::print(out, "after the warm-up: {:.3f} ms to {:.3f} ms\n", j["window"]["from_ns"].get<double>() / 1e6,
+             j["window"]["to_ns"].get<double>() / 1e6);
   fmt::print(out, "{:>5} {:>10} {:>10} {:>14} {:>10} {:>12} {:>6} {:>6}\n", "flow", "src", "dst",
              "bytes", "Gb/s", "FCT us", "CNPs", "retx");
+  // "-": unknown (unfinished, not running in the window, or in one process of a split run
+  // known to the other process).
+  const auto cell = [](const auto& v, double scale, const char* spec) {
+    return v.is_null() ? std::string("-") : fmt::format(fmt::runtime(spec), v.template get<double>() / scale);
+  };
   size_t shown = 0;
   for (const auto& f : j["flows"]) {
     if (shown++ == max_flows) {
       fmt::print(out, "  ... {} more flows in summary.json\n", j["flows"].size() - max_flows);
       break;
     }
-    // "-": unfinished, or (in one process of a split run) known to the other process.
-    const auto cell = [&](const char* key, double scale, const char* spec) {
-      return f[key].is_null() ? std::string("-") : fmt::format(fmt::runtime(spec), f[key].get<double>() / scale);
-    };
     fmt::print(out, "{:>5} {:>10} {:>10} {:>14} {:>10} {:>12} {:>6} {:>6}\n", f["id"].get<uint64_t>(),
-               f["src"].get<std::string>(), f["dst"].get<std::string>(), cell("bytes", 1, "{:.0f}"),
-               cell("throughput_gbps", 1, "{:.2f}"), cell("fct_ns", 1e3, "{:.1f}"),
-               cell("cnp_handled", 1, "{:.0f}"), cell("retransmissions", 1, "{:.0f}"));
+               f["src"].get<std::string>(), f["dst"].get<std::string>(), cell(f["bytes"], 1, "{:.0f}"),
+               cell(f["throughput_gbps"], 1, "{:.2f}"), cell(f["fct_ns"], 1e3, "{:.1f}"),
+               cell(f["cnp_handled"], 1, "{:.0f}"), cell(f["retransmissions"], 1, "{:.0f}"));
   }
   const auto& t = j["totals"];
   fmt::print(out,
-             "goodput {:.2f} Gb/s | Jain {:.4f} | ECN mark rate {:.4f} | CNPs {} | PFC frames {} | "
+             "goodput {:.2f} Gb/s | Jain {} | ECN mark rate {:.4f} (data frames) | CNPs {} | PFC frames {} | "
              "drops {} | retransmissions {}\n",
-             t["goodput_gbps"].get<double>(), t["jain_fairness"].get<double>(),
+             t["goodput_gbps"].get<double>(), cell(t["jain_fairness"], 1, "{:.4f}"),
              t["ecn_mark_rate"].get<double>(), t["cnp_sent"].get<uint64_t>(),
              t["pfc_frames"].get<uint64_t>(), t["drops"].get<uint64_t>(),
              t["retransmissions"].get<uint64_t>());
+  fmt::print(out, "whole run, warm-up included: PFC frames {} | drops {} | CNPs {}\n",
+             t["pfc_frames_total"].get<uint64_t>(), t["drops_total"].get<uint64_t>(),
+             t["cnp_sent_total"].get<uint64_t>());
   const auto& run = r.run;
   fmt::print(out, "simulated {:.3f} ms in {:.2f} s wall ({:.2f} M frame-hops/s)\n",
              run["simulated_ns"].get<double>() / 1e6, run["wall_seconds"].get<double>(),

@@ -43,7 +43,8 @@ Sampler::Sampler(std::string name, Testbed& testbed, SampleScope scope, Time int
   const scenario::Scenario& s = t_.scenario();
   for (const scenario::Flow& f : s.flows) priorities_ |= static_cast<uint8_t>(1u << f.priority);
   last_bytes_.assign(s.flows.size(), 0);
-  at_warmup_.assign(s.flows.size(), 0);
+  baseline_ = Baseline::zero(t_);
+  buffer_peak_.assign(s.topology.switches.size(), 0);
   warmup_taken_ = warmup_ == Time::zero();
   depth_.resize(s.topology.switches.size());
   const size_t samples = end / interval + 1;
@@ -66,7 +67,7 @@ void Sampler::emit(const QueueSample& x) {
 
 void Sampler::poll(Time now) {
   if (now < next_) return;
-  if (!warmup_taken_ && now >= warmup_) take_warmup();
+  if (!warmup_taken_ && now >= warmup_) take_warmup(now);
   ++tick_;
   sample_flows(now);
   sample_queues(now);
@@ -74,12 +75,8 @@ void Sampler::poll(Time now) {
   if (next_ > end_) next_ = Time::never();
 }
 
-void Sampler::take_warmup() {
-  for (size_t f = 0; f < at_warmup_.size(); ++f) {
-    const uint32_t dst = t_.scenario().flows[f].dst;
-    if (!scope_.hosts[dst]) continue;
-    at_warmup_[f] = t_.host(dst).qp(t_.flow_qps(static_cast<uint32_t>(f)).dst_qp).counters.payload_bytes_received;
-  }
+void Sampler::take_warmup(Time now) {
+  baseline_.take(t_, scope_, now);
   warmup_taken_ = true;
 }
 
@@ -132,6 +129,7 @@ void Sampler::sample_queues(Time now) {
       }
       if (now >= warmup_) depth_[sw][port].push_back(total);
     }
+    if (now >= warmup_) buffer_peak_[sw] = std::max(buffer_peak_[sw], c.pool.used_bytes);
   }
 }
 

@@ -15,6 +15,7 @@
 #include "cc_algos/rocetb_cc.h"
 #include "core/units.h"
 #include "runtime/stage.h"
+#include "testbed/baseline.h"
 #include "testbed/testbed.h"
 
 namespace rtb::testbed {
@@ -75,9 +76,12 @@ struct SampleScope {
 class SampleTotals {
  public:
   virtual ~SampleTotals() = default;
-  // Payload bytes flow `f` had delivered when the warm-up ended (0 if it ended at 0).
-  virtual uint64_t bytes_at_warmup(uint32_t f) const = 0;
+  // The counters when the warm-up ended (all zero without warm-up), of every node this
+  // process has.
+  virtual Baseline baseline() const = 0;
   virtual DepthStats port_depth(uint32_t sw, uint16_t port) const = 0;
+  // The highest shared-pool occupancy (ingress_lossless_pool) sampled after the warm-up.
+  virtual uint64_t buffer_peak(uint32_t sw) const = 0;
 };
 
 // Where samples go: kept in memory (virtual time), or pushed to a channel that the
@@ -106,13 +110,15 @@ class Sampler final : public runtime::Stage, public SampleTotals {
   const std::vector<QueueSample>& queue_samples() const { return queues_; }
   std::vector<std::string> cc_state_names() const;
   // Flows and ports outside the scope read 0 and empty.
-  uint64_t bytes_at_warmup(uint32_t f) const override { return at_warmup_[f]; }
+  Baseline baseline() const override { return baseline_; }
+  const Baseline& own_baseline() const { return baseline_; }
   DepthStats port_depth(uint32_t sw, uint16_t port) const override;
+  uint64_t buffer_peak(uint32_t sw) const override { return buffer_peak_[sw]; }
 
  private:
   Sampler(std::string name, Testbed& testbed, SampleScope scope, Time interval, Time warmup,
           Time end, SampleSink* sink);
-  void take_warmup();
+  void take_warmup(Time now);
   void sample_flows(Time now);
   void sample_queues(Time now);
 
@@ -129,7 +135,8 @@ class Sampler final : public runtime::Stage, public SampleTotals {
   uint32_t tick_ = 0;
   uint8_t priorities_ = 0;  // bit n: some flow uses priority n (its queues are recorded)
   std::vector<uint64_t> last_bytes_;
-  std::vector<uint64_t> at_warmup_;
+  Baseline baseline_;
+  std::vector<uint64_t> buffer_peak_;  // per switch
   bool warmup_taken_ = false;
   std::vector<FlowSample> flows_;
   std::vector<QueueSample> queues_;

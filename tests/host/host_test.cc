@@ -185,6 +185,8 @@ TEST_F(Loss, ALostNakIsRecoveredByTheRetransmissionTimeout) {
   const QueuePair& a = t.a->qp(0);
   EXPECT_EQ(t.b->qp(0).counters.payload_bytes_received, 16u * 1'024);
   EXPECT_EQ(a.requester.counters().timeouts, 1u);
+  EXPECT_EQ(t.a->counters().local_ack_timeout_err, 1u);  // the expiry, retried
+  EXPECT_EQ(t.a->counters().req_transport_retries_exceeded, 0u);
   EXPECT_EQ(t.a->counters().packet_seq_err, 0u);  // the NAK never arrived
   EXPECT_GE(t.ba.counters().dropped_fault, 1u);
   EXPECT_GT(a.requester.messages()[0].completed, ack_timeout(4));
@@ -203,8 +205,11 @@ TEST_F(Loss, ADeadLinkFailsTheQpAfterTheRetryLimit) {
   EXPECT_TRUE(t.run().idle);
   const QueuePair& a = t.a->qp(0);
   EXPECT_TRUE(a.requester.failed());
-  EXPECT_EQ(t.a->counters().local_ack_timeout_err, 1u);
+  // mlx5: an expiry that is retried counts in local_ack_timeout_err, the QP's failure in
+  // req_transport_retries_exceeded.
   EXPECT_EQ(a.requester.counters().timeouts, 4u);  // the first try and 3 retries
+  EXPECT_EQ(t.a->counters().local_ack_timeout_err, 3u);
+  EXPECT_EQ(t.a->counters().req_transport_retries_exceeded, 1u);
   EXPECT_TRUE(a.requester.messages()[0].completed.is_never());
 }
 

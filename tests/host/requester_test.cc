@@ -126,7 +126,7 @@ TEST(Requester, TimeoutGoesBackAndTheQpFailsAfterTheRetryLimit) {
   }
   r.on_timer(now);
   EXPECT_TRUE(r.failed());
-  EXPECT_EQ(r.counters().local_ack_timeout_err, 1u);
+  EXPECT_EQ(r.counters().transport_retries_exceeded, 1u);
   EXPECT_FALSE(r.has_frame(now));
   EXPECT_EQ(r.timer_deadline(), Time::never());
 }

@@ -19,7 +19,18 @@ std::string tuning_path() { return testing::source_root() + "/tests/scenario/tun
 TEST(ScenarioSettings, TuningGuideValidatesCleanlyAndEqualsTheDefaults) {
   const Expected<Scenario> s = load_scenario(tuning_path());
   ASSERT_TRUE(s.ok()) << s.error().message;
-  EXPECT_TRUE(s->warnings.empty()) << s->warnings.front();
+  // Only that its static thresholds let the pool run out before XOFF (lossless pg3, pg4).
+  ASSERT_EQ(s->warnings.size(), 2u);
+  EXPECT_THAT(s->warnings[0], HasSubstr("switch sw0: BUFFER_PROFILE pg3 static_th = 2400000 B lets the shared "
+                                        "buffer run out before a PG reaches XOFF: 2 PGs x 2400000 B = 4800000 B "
+                                        "> shared buffer 2400000 B (size 4000000 B - reserved 0 B - headroom "
+                                        "1600000 B), of 9 ports"));
+  EXPECT_THAT(s->warnings[0], HasSubstr("expected static_th <= 266666 B"));
+  EXPECT_THAT(s->warnings[1], HasSubstr("BUFFER_PROFILE pg4 static_th = 2400000 B"));
+  // A limit each of the 9 ports can reach without running the pool out: no warning.
+  const Expected<Scenario> per_port = load_scenario(tuning_path(), {"switch.pg_lossless.static_th=\"260KB\""});
+  ASSERT_TRUE(per_port.ok()) << per_port.error().message;
+  for (const std::string& w : per_port->warnings) EXPECT_EQ(w.find("lets the shared buffer run out"), std::string::npos) << w;
   const sw::SwitchConfig& c = s->topology.switches[0].config;
   const sw::SwitchConfig guide = sw::tuning_guide_config(9, Rate::gbps(100));
   EXPECT_EQ(c.pool.size, guide.pool.size);

@@ -78,7 +78,9 @@ uplink_cable_length_m = 20
   EXPECT_EQ(t.links[12 + 3].a.node, (NodeRef{NodeKind::kSwitch, 1}));
   EXPECT_EQ(t.links[12 + 3].b.node, (NodeRef{NodeKind::kSwitch, 4}));
   EXPECT_EQ(t.links[12 + 3].b.port, 1);
-  EXPECT_TRUE(s.warnings.empty()) << s.warnings.front();
+  for (const std::string& w : s.warnings) {  // only the tuning guide's static thresholds
+    EXPECT_NE(w.find("lets the shared buffer run out before a PG reaches XOFF"), std::string::npos) << w;
+  }
 }
 
 // A ring of four switches with a host on each: the opposite switch is two hops either way,

@@ -116,7 +116,7 @@ TEST_F(TwoLcores, TheSummaryHasEveryFlowAndTheSwitchQueueStatistics) {
   ASSERT_NE(report_, nullptr);
   const ordered_json& s = report_->summary;
   ASSERT_EQ(s["flows"].size(), kFlows);
-  for (const auto& f : s["flows"]) EXPECT_GT(f["bytes"].get<uint64_t>(), 0u) << f.dump();
+  for (const auto& f : s["flows"]) EXPECT_GT(f["bytes_total"].get<uint64_t>(), 0u) << f.dump();
   ASSERT_EQ(s["switches"].size(), 1u);
   EXPECT_TRUE(s["switches"][0]["ports"][0].contains("queue_bytes"));
 }

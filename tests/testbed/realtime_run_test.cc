@@ -42,7 +42,7 @@ Expected<RunReport> run(const std::string& clock, std::vector<std::string> sets)
 double incast_gbps(const ordered_json& summary) {
   uint64_t bytes = 0, last_ns = 0;
   for (const auto& f : summary["flows"]) {
-    bytes += f["bytes"].get<uint64_t>();
+    bytes += f["bytes_total"].get<uint64_t>();
     last_ns = std::max(last_ns, f["start_ns"].get<uint64_t>() + f["fct_ns"].get<uint64_t>());
   }
   return static_cast<double>(bytes) * 8 / static_cast<double>(last_ns);
@@ -70,7 +70,7 @@ TEST(RealtimeRun, DefaultScenarioOverRingsDeliversWhatVirtualTimeDelivers) {
   ASSERT_EQ(r["flows"].size(), v["flows"].size());
   for (size_t f = 0; f < v["flows"].size(); ++f) {
     SCOPED_TRACE("flow " + std::to_string(f));
-    EXPECT_EQ(r["flows"][f]["bytes"], v["flows"][f]["bytes"]);  // every byte, once
+    EXPECT_EQ(r["flows"][f]["bytes_total"], v["flows"][f]["bytes_total"]);  // every byte, once
     EXPECT_FALSE(r["flows"][f]["fct_ns"].is_null());
   }
   EXPECT_EQ(r["totals"]["drops"], 0);
@@ -108,7 +108,7 @@ TEST(RealtimeRun, TinyPoolsAreCountedPerStageAndPerPoolAndTheRunGoesOn) {
   EXPECT_GT(control, 0u);  // the receiver's ACKs and CNPs share one mbuf
   EXPECT_EQ(pools["data_alloc_failures"].get<uint64_t>(), data);
   EXPECT_EQ(pools["control_alloc_failures"].get<uint64_t>(), control);
-  for (const auto& f : r["flows"]) EXPECT_EQ(f["bytes"], 200'000);
+  for (const auto& f : r["flows"]) EXPECT_EQ(f["bytes_total"], 200'000);
 }
 
 TEST(RealtimeRun, ARoleWithACableLeavingItWithoutAPortIsRefused) {

@@ -1,0 +1,71 @@
+#include <algorithm>
+
+#include "testbed/counter_window.h"
+#include "testbed/summary_parts.h"
+
+namespace rtb::testbed {
+namespace {
+
+using nlohmann::ordered_json;
+
+// When the flow's last message was acknowledged (never while any is outstanding).
+Time completion(const host::QueuePair& qp) {
+  return qp.requester.done() ? qp.requester.messages().back().completed : Time::never();
+}
+
+ordered_json or_null(bool known, ordered_json v) { return known ? std::move(v) : ordered_json(nullptr); }
+
+}  // namespace
+
+double gbps(uint64_t bytes, Time span) {
+  return span <= Time::zero() ? 0.0 : static_cast<double>(bytes) * 8.0 / span.s_f() / 1e9;
+}
+
+// Every field is over the window except those named *_total, the flow's size and its FCT.
+// Fields of the end this process does not have (a split realtime run) stay null:
+// delivered bytes come from the receiver, the completion and counters from the sender.
+FlowFigures flow_figures(const Testbed& t, const Baseline& b, uint32_t f, const Window& w) {
+  const scenario::Scenario& s = t.scenario();
+  const scenario::Flow& flow = s.flows[f];
+  FlowFigures out;
+  out.has_dst = t.has_host(flow.dst);
+  const bool has_src = t.has_host(flow.src);
+  uint64_t delivered = 0;
+  if (out.has_dst) {
+    delivered = t.host(flow.dst).qp(t.flow_qps(f).dst_qp).counters.payload_bytes_received;
+    out.window_bytes = delivered - b.received[f];
+  }
+  const host::QueuePair* qp = has_src ? &t.host(flow.src).qp(t.flow_qps(f).src_qp) : nullptr;
+  out.completed = qp != nullptr ? completion(*qp) : Time::never();
+  out.finished = !out.completed.is_never();
+  out.active_from = std::max(flow.start, w.from);
+  out.active_to = std::max(out.active_from, std::min(out.completed, w.to));
+  const bool ran = out.active_to > out.active_from;
+
+  ordered_json& j = out.json;
+  j["id"] = flow.id;
+  j["src"] = s.topology.hosts[flow.src].name;
+  j["dst"] = s.topology.hosts[flow.dst].name;
+  j["qpn"] = or_null(has_src, qp != nullptr ? qp->qpn : 0);
+  j["size_bytes"] = flow.size ? ordered_json(flow.size->count()) : ordered_json(nullptr);
+  j["start_ns"] = flow.start.ns();
+  j["bytes"] = or_null(out.has_dst, out.window_bytes);
+  j["bytes_total"] = or_null(out.has_dst, delivered);
+  // The window's bytes over the part of the window the flow ran in.
+  j["throughput_gbps"] = or_null(out.has_dst && ran, gbps(out.window_bytes, out.active_to - out.active_from));
+  j["fct_ns"] = or_null(out.finished, (out.completed - flow.start).ns());
+  // A finished flow: its size over its own duration, warm-up or not.
+  j["goodput_gbps"] = or_null(out.finished && flow.size.has_value(),
+                              gbps(flow.size ? flow.size->count() : 0, out.completed - flow.start));
+  for (const char* k : {"cnp_handled", "retransmissions", "timeouts", "failed"}) j[k] = nullptr;
+  if (qp == nullptr) return out;
+  const host::QpCounters c = since(qp->counters, b.senders[f]);
+  out.retransmissions = c.retransmitted_frames;
+  j["cnp_handled"] = c.cnp_handled;
+  j["retransmissions"] = c.retransmitted_frames;
+  j["timeouts"] = qp->requester.counters().timeouts - b.sender_timeouts[f];
+  j["failed"] = qp->requester.failed();
+  return out;
+}
+
+}  // namespace rtb::testbed
