@@ -78,6 +78,23 @@ TEST(Plugin, RefusesMissingRequiredHook) {
   EXPECT_THAT(a.error().message, HasSubstr("hook on_cnp is NULL but the algorithm asks for CNP feedback"));
 }
 
+// The datapath has no switch that writes INT records yet: asking for INT is refused at load,
+// with the reason, rather than an on_ack that never sees a hop.
+TEST(Plugin, RefusesIntFeedbackTheDatapathDoesNotProduce) {
+  auto a = load_plugin(RTB_TEST_BAD_INT_FEEDBACK);
+  ASSERT_FALSE(a.ok());
+  EXPECT_THAT(a.error().message,
+              AllOf(HasSubstr("rtb_cc_bad_int_feedback.so"),
+                    HasSubstr("asks for INT feedback (RTB_CC_FEEDBACK_INT), but rocetb's "
+                              "datapath does not produce INT hops yet")));
+}
+
+TEST(Plugin, RefusesUnknownFeedbackBits) {
+  auto a = load_plugin(RTB_TEST_BAD_UNKNOWN_FEEDBACK);
+  ASSERT_FALSE(a.ok());
+  EXPECT_THAT(a.error().message, HasSubstr("unknown feedback bits 0x80"));
+}
+
 TEST(Plugin, RefusesFilesThatAreNotSharedObjects) {
   const std::string path = ::testing::TempDir() + "not_a_plugin.so";
   std::ofstream(path) << "hello";
