@@ -40,7 +40,7 @@ struct BenchArgs {
 
 int print(const Expected<bench::BenchReport>& r, bool json) {
   if (!r) {
-    std::fprintf(stderr, "rocetb bench: %s\n", r.error().message.c_str());
+    print_error("rocetb bench", r.error().message);
     return 1;
   }
   if (json) {

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include <functional>
+#include <string>
 
 namespace rtb::apps {
 
@@ -13,5 +14,10 @@ using Command = std::function<int()>;
 Command add_run_command(CLI::App& app, int argc, char** argv);
 Command add_frames_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
+Command add_plan_command(CLI::App& app);
+
+// Prints an error to stderr, every line of it after "<who>: " (a scenario's errors are one
+// per line, each with its own file:line).
+void print_error(const char* who, const std::string& message);
 
 }  // namespace rtb::apps

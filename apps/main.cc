@@ -9,8 +9,10 @@ int main(int argc, char** argv) {
   const rtb::apps::Command run = rtb::apps::add_run_command(app, argc, argv);
   const rtb::apps::Command frames = rtb::apps::add_frames_command(app);
   const rtb::apps::Command bench = rtb::apps::add_bench_command(app);
+  const rtb::apps::Command plan = rtb::apps::add_plan_command(app);
   CLI11_PARSE(app, argc, argv);
   if (app.got_subcommand("run")) return run();
   if (app.got_subcommand("bench")) return bench();
+  if (app.got_subcommand("plan")) return plan();
   return frames();
 }

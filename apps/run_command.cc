@@ -6,6 +6,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <charconv>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "apps/commands.h"
+#include "core/error.h"
 #include "cc_algos/registry.h"
 #include "runtime/pool/eal.h"
 #include "scenario/load.h"
@@ -29,7 +31,7 @@ namespace {
 struct RunArgs {
   std::string scenario;
   std::string out;
-  std::optional<uint64_t> seed;
+  std::optional<std::string> seed;  // as typed: checked against run.seed's range in run()
   std::vector<std::string> set;
   std::string cc;
   std::string process;
@@ -40,13 +42,31 @@ std::string default_out_dir(const std::string& name) {
   return fmt::format("results/{}-{:%Y%m%d-%H%M%S}", name, fmt::localtime(now));
 }
 
+// --seed as run.seed takes it in a scenario file: a whole number in 0..2^63-1 (CLI11 would
+// wrap -1 or saturate a larger number silently).
+Expected<std::optional<uint64_t>> parse_seed(const std::optional<std::string>& given) {
+  if (!given) return std::optional<uint64_t>{};
+  const std::string& text = *given;
+  int64_t v = -1;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc{} || end != text.data() + text.size() || v < 0) {
+    return Error{fmt::format("--seed {}: expected a whole number from 0 to {} (as run.seed)", text, INT64_MAX)};
+  }
+  return std::optional<uint64_t>{static_cast<uint64_t>(v)};
+}
+
 int run(const RunArgs& a, const std::string& command_line) {
   std::vector<std::string> overrides = a.set;
   if (!a.cc.empty()) overrides.push_back("cc.algorithm=\"" + a.cc + "\"");
   if (!a.process.empty()) overrides.push_back("realtime.role=\"" + a.process + "\"");
-  auto s = scenario::load_scenario(a.scenario, overrides, a.seed);
+  auto seed = parse_seed(a.seed);
+  if (!seed) {
+    std::fprintf(stderr, "rocetb: %s\n", seed.error().message.c_str());
+    return 2;
+  }
+  auto s = scenario::load_scenario(a.scenario, overrides, seed.value());
   if (!s) {
-    std::fprintf(stderr, "rocetb: %s\n", s.error().message.c_str());
+    print_error("rocetb", s.error().message);
     return 2;
   }
   for (const std::string& w : s.value().warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
@@ -84,7 +104,7 @@ Command add_run_command(CLI::App& app, int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--out", args->out, "results folder (default results/<scenario>-<time>)");
-  cmd->add_option("--seed", args->seed, "override run.seed");
+  cmd->add_option("--seed", args->seed, "override run.seed (0 to 2^63-1)");
   cmd->add_option("--set", args->set, "override any key: --set switch.buffer_pool.size=8MB")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

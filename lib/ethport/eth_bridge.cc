@@ -50,6 +50,15 @@ bool EthBridge::send_held() {
   return false;
 }
 
+namespace {
+
+// A one-segment frame the stages may read: its bytes lie inside its buffer.
+bool lengths_fit(const rte_mbuf& m) {
+  return m.pkt_len == m.data_len && uint32_t{m.data_off} + m.data_len <= m.buf_len;
+}
+
+}  // namespace
+
 void EthBridge::receive(Time now) {
   const uint16_t max = static_cast<uint16_t>(std::min<uint32_t>(inbound_->room(), kBurst));
   if (max == 0) return;
@@ -58,6 +67,11 @@ void EthBridge::receive(Time now) {
     rte_mbuf* frame = rx_burst_[i];
     if (frame->nb_segs != 1) {  // the stages read frames as one segment: never split them
       ++counters_.rx_dropped_chained;
+      rte_pktmbuf_free(frame);
+      continue;
+    }
+    if (!lengths_fit(*frame)) {
+      ++counters_.rx_dropped_malformed;
       rte_pktmbuf_free(frame);
       continue;
     }

@@ -45,6 +45,10 @@ struct BridgeCounters {
   uint64_t rx_frames = 0;        // frames received and delivered to `inbound`
   uint64_t rx_bytes = 0;
   uint64_t rx_dropped_chained = 0;  // frames a driver split over several mbufs (counted, freed)
+  // Mbufs whose length fields cannot describe a frame in their buffer (pkt_len other than
+  // data_len, or data_off + data_len past buf_len): a broken driver or peer. Counted, freed,
+  // never parsed.
+  uint64_t rx_dropped_malformed = 0;
 };
 
 class EthBridge final : public runtime::Stage {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+
 #include "cc_algos/controller.h"
 #include "cc_algos/registry.h"
 #include "scenario/load_error.h"
@@ -31,18 +33,65 @@ cc::ParamMap read_params(Table& p) {
   return params;
 }
 
-// The parameter an algorithm's message is about (the longest key it mentions), for the line.
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// Where `key` first appears in `message` as a whole word (npos if it does not).
+size_t word_at(const std::string& message, const std::string& key) {
+  for (size_t i = message.find(key); i != std::string::npos; i = message.find(key, i + 1)) {
+    const size_t end = i + key.size();
+    if ((i == 0 || !word_char(message[i - 1])) && (end == message.size() || !word_char(message[end]))) return i;
+  }
+  return std::string::npos;
+}
+
+// The parameter a message is about: the one it names first (the longest at the same
+// place), so that a list of valid parameters later in the message does not count.
 std::string mentioned_key(const std::string& message, const cc::ParamMap& params) {
   std::string best;
+  size_t best_at = std::string::npos;
   for (const auto& [k, v] : params) {
-    if (message.find(k) != std::string::npos && k.size() > best.size()) best = k;
+    const size_t at = word_at(message, k);
+    if (at == std::string::npos) continue;
+    if (at < best_at || (at == best_at && k.size() > best.size())) {
+      best = k;
+      best_at = at;
+    }
   }
   return best;
 }
 
-std::string one_line(std::string s) {
-  for (size_t i = s.find('\n'); i != std::string::npos; i = s.find('\n', i)) s.replace(i, 1, "; ");
-  return s;
+std::vector<std::string> lines_of(const std::string& s) {
+  std::vector<std::string> out;
+  size_t from = 0;
+  for (size_t nl = s.find('\n'); ; nl = s.find('\n', from)) {
+    if (nl != from) out.push_back(s.substr(from, nl - from));
+    if (nl == std::string::npos) break;
+    from = nl + 1;
+  }
+  return out;
+}
+
+std::string one_line(const std::string& s) {
+  std::string out;
+  for (const std::string& l : lines_of(s)) out += (out.empty() ? "" : "; ") + l;
+  return out;
+}
+
+// Each of the algorithm's errors on its own line, at the line of the parameter it names
+// (the [cc.params] table's line when it names none).
+[[noreturn]] void fail_params(const std::string& errors, const cc::ParamMap& params,
+                              const std::optional<Table>& table) {
+  if (!table) throw LoadError{"cc.params: " + one_line(errors)};
+  std::vector<LocatedProblem> problems;
+  for (const std::string& e : lines_of(errors)) {
+    const std::string key = mentioned_key(e, params);
+    if (key.empty()) {
+      problems.push_back({table->line(""), table->located("", e)});
+    } else {
+      problems.push_back({table->line(key), table->located(key, e)});
+    }
+  }
+  fail_all(std::move(problems));
 }
 
 }  // namespace
@@ -66,13 +115,7 @@ CcConfig read_cc(std::optional<Table> t, const std::string& base_dir, std::vecto
     throw LoadError{"cc.algorithm: " + one_line(algorithm.error().message)};
   }
   auto controller = cc::configure(*algorithm, c.params);
-  if (!controller) {
-    const std::string message = one_line(controller.error().message);
-    const std::string key = mentioned_key(message, c.params);
-    if (params_table && !key.empty()) params_table->fail(key, message);
-    if (params_table) params_table->fail_table(message);
-    throw LoadError{"cc.params: " + message};
-  }
+  if (!controller) fail_params(controller.error().message, c.params, params_table);
   for (const std::string& w : controller->warnings()) warnings.push_back("cc: " + one_line(w));
   return c;
 }

@@ -3,8 +3,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <fstream>
 #include <sstream>
+
+#include "core/read_file.h"
 
 namespace rtb::scenario {
 namespace {
@@ -50,11 +51,9 @@ Expected<Cdf> Cdf::parse(std::string_view text, std::string_view name) {
 }
 
 Expected<Cdf> Cdf::load(const std::string& path) {
-  std::ifstream f(path);
-  if (!f) return Error{fmt::format("{}: cannot be read", path)};
-  std::ostringstream text;
-  text << f.rdbuf();
-  return parse(text.str(), path);
+  auto text = read_regular_file(path, kMaxFileBytes, "a flow-size CDF file (lines of: bytes percent)");
+  if (!text) return Error{text.error().message};
+  return parse(text.value(), path);
 }
 
 double Cdf::mean_bytes() const {

@@ -26,6 +26,10 @@ class Cdf {
     double bytes;
     double percent;
   };
+  // A CDF file larger than this is refused before it is read (published CDFs have tens of
+  // points).
+  static constexpr uint64_t kMaxFileBytes = 1ull << 20;
+
   // Errors name "<name>:<line>".
   static Expected<Cdf> parse(std::string_view text, std::string_view name);
   static Expected<Cdf> load(const std::string& path);

@@ -3,9 +3,8 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
+#include "core/read_file.h"
 #include "scenario/cc_settings.h"
 #include "scenario/effective.h"
 #include "scenario/faults.h"
@@ -14,6 +13,7 @@
 #include "scenario/overrides.h"
 #include "scenario/realtime_settings.h"
 #include "scenario/run_settings.h"
+#include "scenario/switch_errors.h"
 #include "scenario/switch_settings.h"
 #include "scenario/topology_read.h"
 #include "scenario/traffic.h"
@@ -22,20 +22,12 @@
 namespace rtb::scenario {
 namespace {
 
-std::string one_line(const std::vector<std::string>& lines) {
-  std::string s;
-  for (const std::string& l : lines) s += (s.empty() ? "" : "; ") + l;
-  return s;
-}
-
-// sw::validate on every switch: errors refuse the scenario, warnings are kept.
-void validate_switches(const Scenario& s, Table& top, std::vector<std::string>& warnings) {
+// sw::validate on every switch: errors refuse the scenario (the first switch with any,
+// each error at its key's line; the switches share their settings), warnings are kept.
+void validate_switches(const Scenario& s, const Table& top, std::vector<std::string>& warnings) {
   for (const SwitchNode& n : s.topology.switches) {
     const sw::ValidationReport r = sw::validate(n.config);
-    if (!r.ok()) {
-      if (top.has("switch")) top.fail("switch", one_line(r.errors));
-      top.origin().fail_file("switch", one_line(r.errors));
-    }
+    if (!r.ok()) fail_switch_errors(top, r.errors, n.config);
     for (const std::string& w : r.warnings) warnings.push_back("switch " + w);
   }
 }
@@ -52,6 +44,23 @@ void warn_lossy_flows(const Scenario& s, std::vector<std::string>& warnings) {
   }
 }
 
+// Runs `read`; a LoadError it throws is kept in `errors`, so that independent sections
+// (a switch's validation, the CC parameters) report their problems together.
+template <typename F>
+void keep_going(std::vector<std::string>& errors, F&& read) {
+  try {
+    read();
+  } catch (const LoadError& e) {
+    errors.push_back(e.message);
+  }
+}
+
+void throw_kept(const std::vector<std::string>& errors) {
+  std::string message;
+  for (const std::string& e : errors) message += (message.empty() ? "" : "\n") + e;
+  if (!message.empty()) throw LoadError{message};
+}
+
 Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed_override) {
   for (const char* k : {"name", "run", "topology", "host", "switch", "cc", "traffic", "faults", "realtime"}) top.get(k);
   top.finish();
@@ -65,9 +74,11 @@ Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed
   s.topology = read_topology(*topo_table);
   apply_host_settings(s.topology, read_host_settings(top.table("host"), s.topology.mtu), s.run.seed);
   apply_switch_settings(s.topology, read_switch_settings(top.table("switch")), *topo_table);
-  validate_switches(s, top, s.warnings);
   const std::string base_dir = path.parent_path().string();
-  s.cc = read_cc(top.table("cc"), base_dir, s.warnings);
+  std::vector<std::string> errors;
+  keep_going(errors, [&] { validate_switches(s, top, s.warnings); });
+  keep_going(errors, [&] { s.cc = read_cc(top.table("cc"), base_dir, s.warnings); });
+  throw_kept(errors);
   std::vector<Table> traffic = top.tables("traffic");
   s.flows = read_traffic(traffic, TrafficContext{&s.topology, &s.run, base_dir});
   std::vector<Table> faults = top.tables("faults");
@@ -100,11 +111,9 @@ Expected<Scenario> load_scenario_text(const std::string& text, const std::string
 
 Expected<Scenario> load_scenario(const std::string& path, const std::vector<std::string>& overrides,
                                  std::optional<uint64_t> seed_override) {
-  std::ifstream f(path);
-  if (!f) return Error{fmt::format("{}: cannot be read: expected a scenario file (TOML)", path)};
-  std::ostringstream text;
-  text << f.rdbuf();
-  return load_scenario_text(text.str(), path, overrides, seed_override);
+  auto text = read_regular_file(path, kMaxScenarioBytes, "a scenario file (TOML)");
+  if (!text) return Error{text.error().message};
+  return load_scenario_text(text.value(), path, overrides, seed_override);
 }
 
 }  // namespace rtb::scenario

@@ -19,6 +19,10 @@
 
 namespace rtb::scenario {
 
+// A scenario file larger than this is refused before it is read (the largest ready
+// scenario is a few KB; a generated one listing 10^4 flows is about 1 MB).
+constexpr uint64_t kMaxScenarioBytes = 16ull << 20;
+
 Expected<Scenario> load_scenario(const std::string& path, const std::vector<std::string>& overrides = {},
                                  std::optional<uint64_t> seed_override = std::nullopt);
 

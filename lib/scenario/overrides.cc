@@ -4,6 +4,7 @@
 
 #include <charconv>
 
+#include "core/utf8.h"
 #include "scenario/load_error.h"
 
 namespace rtb::scenario {
@@ -126,6 +127,10 @@ void assign(toml::table& root, const std::vector<Segment>& path, toml::node& val
 std::set<std::string> apply_overrides(toml::table& root, const std::vector<std::string>& overrides) {
   std::set<std::string> paths;
   for (const std::string& o : overrides) {
+    if (const auto at = first_invalid_utf8(o)) {
+      bad(escape_invalid_utf8(o), fmt::format("byte {} is not UTF-8 text: expected UTF-8 (TOML allows nothing else)",
+                                              *at + 1));
+    }
     const size_t eq = o.find('=');
     if (eq == std::string::npos) bad(o, "expected KEY=VALUE, such as run.seed=7");
     const std::vector<Segment> path = parse_path(std::string_view(o).substr(0, eq));

@@ -174,7 +174,12 @@ RealtimeConfig read_realtime(std::optional<Table> t, const Topology& topo) {
   r.dilation = static_cast<uint32_t>(t->integer("dilation", 1, 1'000'000, 1));
   if (t->has("max_lateness")) {
     const toml::node* n = t->get("max_lateness");
-    if (!(n->is_string() && n->as_string()->get() == "auto")) r.max_lateness = t->time("max_lateness", Time::zero());
+    if (!(n->is_string() && n->as_string()->get() == "auto")) {
+      r.max_lateness = t->time("max_lateness", Time::zero());
+      if (*r.max_lateness <= Time::zero()) {
+        t->fail_value("max_lateness", "is out of range: expected \"auto\" or a time above 0");
+      }
+    }
   }
   if (t->has("catch_up")) {
     const toml::node* n = t->get("catch_up");

@@ -86,9 +86,17 @@ const toml::node* Table::get(std::string_view key) {
   return table_->get(key);
 }
 
-void Table::fail(std::string_view key, std::string_view msg) const {
+void Table::fail(std::string_view key, std::string_view msg) const { throw LoadError{located(key, msg)}; }
+
+std::string Table::located(std::string_view key, std::string_view msg) const {
+  if (key.empty()) return origin_->prefix(table_, path_) + std::string(msg);
   const toml::node* n = table_->get(key);
-  origin_->fail(n != nullptr ? n : table_, key_path(key), msg);
+  return origin_->prefix(n != nullptr ? n : table_, key_path(key)) + std::string(msg);
+}
+
+uint32_t Table::line(std::string_view key) const {
+  const toml::node* n = key.empty() ? nullptr : table_->get(key);
+  return (n != nullptr ? n : table_)->source().begin.line;
 }
 
 void Table::fail_value(std::string_view key, std::string_view msg) const {

@@ -62,6 +62,11 @@ class Table {
   // Same with the value as written first: "'4XB' <msg>".
   [[noreturn]] void fail_value(std::string_view key, std::string_view msg) const;
   [[noreturn]] void fail_table(std::string_view msg) const;  // at the table itself
+  // The line fail() would throw, for reporting several problems at once (load_error.h);
+  // an empty key means the table itself.
+  std::string located(std::string_view key, std::string_view msg) const;
+  // The key's line in the file (the table's if absent or empty; 0 if neither has one).
+  uint32_t line(std::string_view key) const;
   void require(std::string_view key, std::string_view what);  // missing -> error
 
   std::optional<Time> opt_time(std::string_view key);

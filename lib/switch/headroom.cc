@@ -34,22 +34,46 @@ void fill_mlx5(const HeadroomInputs& in, HeadroomNeed& out) {
       speed_mbps / 1000, in.peer_mtu, xoff);
 }
 
+// [SONIC-HDRM] cell_occupancy = (100 - small% + small% x worst_case_factor) / 100, with
+// worst_case_factor = cell / 64 above 128 B cells, else 2 cell / (1 + cell).
+double sonic_cell_occupancy(const HeadroomInputs& in) {
+  const double cell = static_cast<double>(in.cell.count());
+  const double worst = cell > 128 ? cell / 64 : 2 * cell / (1 + cell);
+  const double small = in.small_packet_percent;
+  return (100 - small + small * worst) / 100;
+}
+
 // [SONIC-HDRM]: xoff = lossless_mtu + (port_mtu + bytes_on_cable + peer_response) x
-// cell_occupancy, rounded up to 1024 B; no gearbox, mac/phy delay 0, no small packets
-// (cell_occupancy 1) since those come from STATE_DB on a real switch.
+// cell_occupancy, rounded up to 1024 B; no gearbox and mac/phy delay 0 (a real switch
+// reads that delay from STATE_DB ASIC_TABLE; the small-packet share is CONFIG_DB
+// LOSSLESS_TRAFFIC_PATTERN small_packet_percentage).
 void fill_sonic(const HeadroomInputs& in, uint32_t quanta, HeadroomNeed& out) {
   const uint64_t len = cable_metres(in.propagation);
   const double speed_mbps = static_cast<double>(in.rate.bps()) / 1e6;
   const double on_cable = 2.0 * static_cast<double>(len) * speed_mbps * 1e9 / 198'000'000.0 / 8192.0;
   const uint64_t response = uint64_t{quanta} * 512 / 8;
-  const double raw = in.local_mtu + (in.peer_mtu + on_cable + static_cast<double>(response));
+  const double occupancy = sonic_cell_occupancy(in);
+  const double raw = in.local_mtu + (in.peer_mtu + on_cable + static_cast<double>(response)) * occupancy;
   const uint64_t xoff = (static_cast<uint64_t>(std::ceil(raw)) + 1023) / 1024 * 1024;
   out.sonic = Bytes(xoff);
   out.sonic_arithmetic = fmt::format(
       "SONiC buffer_headroom_mellanox: {} B lossless MTU + ({} B port MTU + {:.0f} B on cable "
       "[2 x {} m x {:.0f} Mb/s / 198000000 m/s / 8192] + {} B peer response [{} quanta x 64]) "
-      "x 1.0 cell occupancy, rounded up to 1024 B = {} B",
-      in.local_mtu, in.peer_mtu, on_cable, len, speed_mbps, response, quanta, xoff);
+      "x {:.3f} cell occupancy [{} % small packets], rounded up to 1024 B = {} B",
+      in.local_mtu, in.peer_mtu, on_cable, len, speed_mbps, response, quanta, occupancy,
+      in.small_packet_percent, xoff);
+}
+
+// Stored bytes per byte on the wire of a frame of `len` bytes (without FCS).
+double stored_per_wire_byte(uint32_t len, uint64_t cell) {
+  const uint64_t stored = (len + cell - 1) / cell * cell;
+  return static_cast<double>(stored) / static_cast<double>(runtime::wire_occupancy(len).count());
+}
+
+// MTU frames mixed with minimum frames (60 B without FCS) by their share.
+double cell_factor(uint32_t mtu, uint64_t cell, uint32_t small_percent) {
+  const double small = small_percent / 100.0;
+  return (1 - small) * stored_per_wire_byte(mtu, cell) + small * stored_per_wire_byte(60, cell);
 }
 
 }  // namespace
@@ -83,8 +107,7 @@ HeadroomNeed headroom_need(const HeadroomInputs& in) {
   for (const HeadroomTerm& t : out.terms) out.wire_sum += t.bytes;
 
   const uint64_t cell = in.cell.count() > 0 ? in.cell.count() : 1;
-  const uint64_t stored = (in.peer_mtu + cell - 1) / cell * cell;
-  out.cell_factor = std::max(1.0, static_cast<double>(stored) / static_cast<double>(peer_frame.count()));
+  out.cell_factor = std::max(1.0, cell_factor(in.peer_mtu, cell, in.small_packet_percent));
   const auto scaled = static_cast<uint64_t>(std::ceil(static_cast<double>(out.wire_sum.count()) * out.cell_factor));
   out.need = Bytes((scaled + cell - 1) / cell * cell);
   fill_mlx5(in, out);

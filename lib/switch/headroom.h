@@ -10,8 +10,11 @@
 //   4. the neighbour's response time: pause_quanta(speed) x 512 bit times (the IEEE
 //      802.3 31B.3.7 table as SONiC's buffer_headroom_mellanox.lua holds it);
 //   5. the frame the neighbour had started: it is not cut (one maximum frame from there).
-// Frames are stored in whole cells, so the byte sum is scaled by the cell rounding of
-// a neighbour-MTU frame (stored cells x cell size / bytes on the wire) when above 1.
+// Frames are stored in whole cells, so the byte sum is scaled by the cell rounding of the
+// frames that arrive (stored cells x cell size / bytes on the wire), when above 1: of a
+// neighbour-MTU frame, mixed with that of a minimum frame (60 B, one cell, 84 B on the
+// wire) for the share of small frames (SONiC's small_packet_percentage, whose stock
+// LOSSLESS_TRAFFIC_PATTERN is 100 %: every frame may be small).
 #pragma once
 
 #include <cstdint>
@@ -28,6 +31,7 @@ struct HeadroomInputs {
   uint32_t local_mtu = 9'216;  // largest frame this port sends (without FCS)
   uint32_t peer_mtu = 9'216;   // largest frame the neighbour sends
   Bytes cell = Bytes(256);
+  uint32_t small_packet_percent = 0;  // share of minimum-size frames, 0..100
 };
 
 struct HeadroomTerm {

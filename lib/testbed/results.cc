@@ -40,6 +40,12 @@ std::string queues_csv(const RunReport& r) {
   return out;
 }
 
+// JSON text is UTF-8 (RFC 8259 section 8.1); a path or a name given in another encoding is
+// written with each byte that is not UTF-8 replaced by U+FFFD, never refused after the run.
+std::string json_text(const nlohmann::ordered_json& j) {
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
 }  // namespace
 
 Status write_results(const std::string& dir, const scenario::Scenario& s, const RunReport& r) {
@@ -50,9 +56,9 @@ Status write_results(const std::string& dir, const scenario::Scenario& s, const 
   std::string warnings;
   for (const std::string& w : s.warnings) warnings += w + "\n";
   for (const auto& [name, text] :
-       {std::pair<const char*, std::string>{"summary.json", r.summary.dump(2) + "\n"},
-        {"run.json", r.run.dump(2) + "\n"},
-        {"effective.json", s.effective.dump(2) + "\n"},
+       {std::pair<const char*, std::string>{"summary.json", json_text(r.summary)},
+        {"run.json", json_text(r.run)},
+        {"effective.json", json_text(s.effective)},
         {"flows.csv", flows_csv(r)},
         {"queues.csv", queues_csv(r)}}) {
     if (Status st = write_file(d / name, text); !st) return st;

@@ -120,16 +120,36 @@ Time catch_up_window(const scenario::Scenario& s) {
 constexpr double kMaxStalledFraction = 0.01;
 
 // Split runs: the processes start their clocks at one agreed wall-clock instant, so each
-// finds its peers polling (scripts/run_split.sh gives it a few seconds ahead).
+// finds its peers polling (scripts/run_split.sh gives it a few seconds ahead). The wait is
+// bounded and ends early on a stop request (SIGINT, SIGTERM).
+constexpr std::chrono::hours kMaxStartWait{24};
+
 Status wait_for_start(uint64_t unix_ms) {
   if (unix_ms == 0) return {};
   const auto at = std::chrono::system_clock::time_point(std::chrono::milliseconds(unix_ms));
-  if (at < std::chrono::system_clock::now()) {
+  const auto now = std::chrono::system_clock::now();
+  if (at < now) {
     return Error{fmt::format("realtime.start_at_unix_ms = {} has passed already: give a later time", unix_ms)};
   }
-  std::this_thread::sleep_until(at);
+  if (at - now > kMaxStartWait) {
+    return Error{fmt::format("realtime.start_at_unix_ms = {} is {:.0f} s from now: expected at most {} h ahead",
+                             unix_ms, std::chrono::duration<double>(at - now).count(), kMaxStartWait.count())};
+  }
+  while (std::chrono::system_clock::now() < at) {
+    if (g_stop.load(std::memory_order_relaxed)) {
+      return Error{"stopped (SIGINT or SIGTERM) while waiting for realtime.start_at_unix_ms: nothing ran"};
+    }
+    std::this_thread::sleep_for(std::min<std::chrono::system_clock::duration>(std::chrono::milliseconds(10),
+                                                                              at - std::chrono::system_clock::now()));
+  }
   return {};
 }
+
+// A stop request ends the run it arrived during, whenever it came (EAL start-up included),
+// and is cleared when that run returns so the next run in the process starts afresh.
+struct ConsumeStop {
+  ~ConsumeStop() { g_stop.store(false, std::memory_order_relaxed); }
+};
 
 }  // namespace
 
@@ -137,6 +157,7 @@ void request_realtime_stop() { g_stop.store(true, std::memory_order_relaxed); }
 
 Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,
                                  const std::string& command_line) {
+  const ConsumeStop consume_stop;
   auto sizes = pool_sizes(s, realtime_pool_config(s));
   if (!sizes) return Error{sizes.error().message};
   if (Status st = ensure_eal(s, sizes.value()); !st) return Error{st.message()};
@@ -169,7 +190,6 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     for (const auto& placed : {t.placements(), samplers.placements(), commands.value()->placements()}) {
       for (const Placed& p : placed) scheduler.add(*p.stage, p.lcore);
     }
-    g_stop.store(false, std::memory_order_relaxed);
     if (Status w = wait_for_start(s.realtime.start_at_unix_ms); !w) return Error{w.message()};
     auto control = [&] {
       samplers.drain();
@@ -198,7 +218,8 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
       const ethport::BridgeCounters& c = b->counters();
       bridges.push_back({{"name", b->name()}, {"tx_frames", c.tx_frames}, {"rx_frames", c.rx_frames},
                          {"tx_held_retries", c.tx_held_retries},
-                         {"rx_dropped_chained", c.rx_dropped_chained}});
+                         {"rx_dropped_chained", c.rx_dropped_chained},
+                         {"rx_dropped_malformed", c.rx_dropped_malformed}});
     }
     report.run["bridges"] = std::move(bridges);
     report.run["pools"] = pools_json(sizes.value(), pools.value());

@@ -59,6 +59,9 @@ const rtb_cc_ops kOps = {kAbi, kFeedback, kName, "broken on purpose", kState, 8,
 extern "C" __attribute__((visibility("default"))) const rtb_cc_ops* rtb_cc_ops_misspelled(void) {
   return &kOps;
 }
+#elif defined(RTB_BAD_DATA_SYMBOL)
+// The table itself under the function's name: calling it would jump into data.
+extern "C" __attribute__((visibility("default"))) const rtb_cc_ops rtb_cc_plugin_ops = kOps;
 #else
 extern "C" __attribute__((visibility("default"))) const rtb_cc_ops* rtb_cc_plugin_ops(void) {
   return &kOps;

@@ -54,6 +54,13 @@ TEST(Plugin, RefusesMissingSymbol) {
                                        HasSubstr("rtb_cc_bad_missing_symbol.so")));
 }
 
+TEST(Plugin, RefusesASymbolThatIsNotAFunction) {
+  auto a = load_plugin(RTB_TEST_BAD_DATA_SYMBOL);
+  ASSERT_FALSE(a.ok());
+  EXPECT_THAT(a.error().message, AllOf(HasSubstr("rtb_cc_bad_data_symbol.so"),
+                                       HasSubstr("exports 'rtb_cc_plugin_ops' as data (an object), not a function")));
+}
+
 TEST(Plugin, RefusesWrongAbiVersion) {
   auto a = load_plugin(RTB_TEST_BAD_WRONG_ABI);
   ASSERT_FALSE(a.ok());

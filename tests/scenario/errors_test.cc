@@ -3,6 +3,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <fstream>
+
 #include "scenario_test_util.h"
 
 namespace rtb::scenario {
@@ -168,8 +173,81 @@ TEST(ScenarioErrors, SwitchValidationRunsAtLoad) {
 green_min_threshold = "2MB"
 green_max_threshold = "1MB"
 )");
-  EXPECT_THAT(e, StartsWith("t.toml:6: switch: sw0: WRED_PROFILE queue3 green_min_threshold = 2000000 B is above "
-                            "green_max_threshold = 1000000 B"));
+  EXPECT_THAT(e, StartsWith("t.toml:7: switch.wred_profile.green_min_threshold: sw0: WRED_PROFILE queue3 "
+                            "green_min_threshold = 2000000 B is above green_max_threshold = 1000000 B"));
+}
+
+// The lines of a message with several problems.
+std::vector<std::string> lines(const std::string& s) {
+  std::vector<std::string> out;
+  std::string line;
+  for (char c : s) {
+    if (c != '\n') {
+      line += c;
+      continue;
+    }
+    out.push_back(line);
+    line.clear();
+  }
+  if (!line.empty()) out.push_back(line);
+  return out;
+}
+
+// The RoCE tuning articles' values (reference §1.3 "verdict"): each refusal on its own
+// line at its own key, in file order, even though the algorithm reports rp_gd first and
+// the unknown key's message lists rp_initial_alpha_value among the valid parameters.
+TEST(ScenarioErrors, EveryCcParameterErrorOnItsOwnLineAtItsKey) {
+  const std::string e = load_error(std::string(testing::kSmall) + R"([cc]
+algorithm = "dcqcn"
+[cc.params]
+rp_initial_alpha_value = 1024
+rp_gd = 50
+rp_rf_reset_ratio = 3
+)");
+  const std::vector<std::string> l = lines(e);
+  ASSERT_EQ(l.size(), 3u) << e;
+  EXPECT_THAT(l[0], StartsWith("t.toml:8: cc.params.rp_initial_alpha_value: dcqcn: rp_initial_alpha_value = 1024 "));
+  EXPECT_THAT(l[1], StartsWith("t.toml:9: cc.params.rp_gd: dcqcn: rp_gd = 50 is invalid"));
+  EXPECT_THAT(l[2], StartsWith("t.toml:10: cc.params.rp_rf_reset_ratio: dcqcn: unknown parameter 'rp_rf_reset_ratio'"));
+}
+
+TEST(ScenarioErrors, CcParameterErrorFromSetNamesTheOverride) {
+  const std::string e = load_error(std::string(testing::kSmall) + "[cc]\nalgorithm = \"dcqcn\"\n[cc.params]\nrp_gd = 50\n",
+                                   {"cc.params.rp_initial_alpha_value=1024"});
+  const std::vector<std::string> l = lines(e);
+  ASSERT_EQ(l.size(), 2u) << e;
+  EXPECT_THAT(l[0], StartsWith("--set cc.params.rp_initial_alpha_value: dcqcn: rp_initial_alpha_value = 1024"));
+  EXPECT_THAT(l[1], StartsWith("t.toml:8: cc.params.rp_gd: dcqcn: rp_gd = 50"));
+}
+
+// Switch validation errors at the keys they are about, and together with the CC
+// parameters' errors: one run of the loader shows every independent problem.
+TEST(ScenarioErrors, SwitchAndCcErrorsEachOnTheirOwnLine) {
+  const std::string e = load_error(std::string(testing::kSmall) + R"(
+[switch.buffer_pool]
+cell = "10B"
+
+[switch.pfcwd]
+enabled = true
+detection_time = "0ms"
+
+[cc.params]
+rp_gd = 50
+)");
+  const std::vector<std::string> l = lines(e);
+  ASSERT_EQ(l.size(), 3u) << e;
+  EXPECT_EQ(l[0], "t.toml:7: switch.buffer_pool.cell: sw0: BUFFER_POOL cell = 10 B: expected 64..4096 bytes");
+  EXPECT_EQ(l[1], "t.toml:11: switch.pfcwd.detection_time: sw0: PFC_WD detection_time = 0: expected a positive time");
+  EXPECT_THAT(l[2], StartsWith("t.toml:14: cc.params.rp_gd: dcqcn: rp_gd = 50 is invalid"));
+}
+
+// A key left at its default has no line: the error goes to its nearest table.
+TEST(ScenarioErrors, SwitchErrorOfADefaultKeyIsAtItsTable) {
+  const std::string e = load_error(std::string(testing::kSmall) + "[switch.pg_lossless]\nstatic_th = \"1KB\"\n");
+  const std::vector<std::string> l = lines(e);
+  ASSERT_EQ(l.size(), 2u) << e;
+  EXPECT_THAT(l[0], StartsWith("t.toml:5: switch.pg_lossless.xon_offset: sw0: BUFFER_PROFILE pg3 xon_offset = 9216 B"));
+  EXPECT_THAT(l[1], StartsWith("t.toml:5: switch.pg_lossless.xon_offset: sw0: BUFFER_PROFILE pg4 xon_offset = 9216 B"));
 }
 
 TEST(ScenarioErrors, DuplicateNodeNamesAndUnknownLinkEnd) {
@@ -200,7 +278,27 @@ from = "1ms"
 TEST(ScenarioErrors, UnreadableFile) {
   Expected<Scenario> s = load_scenario("/nonexistent/x.toml");
   ASSERT_FALSE(s.ok());
-  EXPECT_EQ(s.error().message, "/nonexistent/x.toml: cannot be read: expected a scenario file (TOML)");
+  EXPECT_EQ(s.error().message,
+            "/nonexistent/x.toml: cannot be read (No such file or directory): expected a scenario file (TOML)");
+}
+
+// A FIFO would block the load forever, a device never end: refused before reading.
+TEST(ScenarioErrors, AScenarioMustBeARegularFile) {
+  const std::string fifo = ::testing::TempDir() + "/scenario_fifo.toml";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  Expected<Scenario> s = load_scenario(fifo);
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.error().message, fifo + ": is a FIFO, not a regular file: expected a scenario file (TOML)");
+  s = load_scenario("/dev/zero");
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.error().message, StartsWith("/dev/zero: is a character device, not a regular file"));
+  const std::string big = ::testing::TempDir() + "/scenario_big.toml";
+  { std::ofstream(big) << std::string(kMaxScenarioBytes + 1, '#'); }
+  s = load_scenario(big);
+  ASSERT_FALSE(s.ok());
+  EXPECT_THAT(s.error().message, HasSubstr("more than the 16777216 bytes allowed for a scenario file (TOML)"));
+  std::filesystem::remove(big);
 }
 
 TEST(ScenarioErrors, SmallScenarioLoads) { EXPECT_EQ(load_ok(testing::kSmall).topology.hosts.size(), 4u); }

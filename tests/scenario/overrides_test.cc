@@ -44,6 +44,14 @@ TEST(ScenarioOverrides, BadValueIsReportedAsSet) {
             "--set topology.hosts: 1 is out of range: expected 2..1024");
 }
 
+// TOML and the results' JSON hold UTF-8 only: a value in another encoding is refused with
+// its bytes escaped, not taken as a string with its quotes.
+TEST(ScenarioOverrides, AValueThatIsNotUtf8IsRefused) {
+  EXPECT_EQ(load_error(kSmall, {"name=\"ab\xff\""}),
+            "--set name=\"ab\\xFF\": byte 9 is not UTF-8 text: expected UTF-8 (TOML allows nothing else)");
+  EXPECT_EQ(testing::load_ok(kSmall, {"name=\"caf\xc3\xa9\""}).name, "caf\xc3\xa9");
+}
+
 TEST(ScenarioOverrides, UnknownKeyIsAnError) {
   EXPECT_EQ(load_error(kSmall, {"switch.bufer_pool.size=4MB"}),
             "--set switch.bufer_pool.size: unknown key 'switch.bufer_pool' (did you mean 'switch.buffer_pool'?)");

@@ -85,6 +85,8 @@ TEST(RealtimeSettings, ErrorsNameTheKeyAndWhatWasExpected) {
               HasSubstr("not in this process's lcores"));
   EXPECT_THAT(load_error(kTwoHosts + "[realtime]\nlcores = [1, 1]\n"), HasSubstr("lists an lcore twice"));
   EXPECT_THAT(load_error(kTwoHosts + "[realtime]\ndilation = 0\n"), HasSubstr("realtime.dilation"));
+  EXPECT_THAT(load_error(kTwoHosts + "[realtime]\nmax_lateness = \"0s\"\n"),
+              HasSubstr("realtime.max_lateness: '0s' is out of range: expected \"auto\" or a time above 0"));
   EXPECT_THAT(load_error(kTwoHosts + "[realtime]\nlinks = \"pipe\"\n"), HasSubstr("'wire', 'ring'"));
   EXPECT_THAT(load_error(kTwoHosts + "[realtime]\nrole = \"nope\"\n" + kRoles),
               AllOf(HasSubstr("realtime.role"), HasSubstr("names no [realtime.process.<role>]")));

@@ -1,7 +1,12 @@
 // Traffic patterns: counts, determinism under the seed, a different seed changes the
 // random parts, Poisson load within tolerance, CDF sampling mean.
+#include <fmt/format.h>
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
+#include <filesystem>
+#include <fstream>
 #include <set>
 
 #include "scenario/cdf.h"
@@ -213,11 +218,34 @@ load = 0.4
   EXPECT_FALSE(same_flows(a.flows, load_seeded(text, 12).flows));
 }
 
+// A CDF that is not a regular file would block (a FIFO) or never end (/dev/zero): refused
+// before the first byte is read, as is one past the size limit.
+TEST(ScenarioTraffic, PoissonCdfMustBeASmallRegularFile) {
+  const std::string base = "[topology]\nkind = \"single_switch\"\nhosts = 4\n[[traffic]]\npattern = \"poisson\"\nload = 0.5\n";
+  EXPECT_THAT(testing::load_error(base + "cdf = \"/dev/zero\"\n"),
+              ::testing::HasSubstr("traffic[0].cdf: /dev/zero: is a character device, not a regular file"));
+  const std::string dir = ::testing::TempDir() + "/cdf_checks";
+  std::filesystem::create_directories(dir);
+  const std::string fifo = dir + "/fifo.cdf";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_THAT(testing::load_error(base + "cdf = \"" + fifo + "\"\n"),
+              ::testing::HasSubstr(fifo + ": is a FIFO, not a regular file"));
+  EXPECT_THAT(testing::load_error(base + "cdf = \"" + dir + "\"\n"),
+              ::testing::HasSubstr(dir + ": is a directory, not a regular file"));
+  const std::string big = dir + "/big.cdf";
+  { std::ofstream(big) << std::string(Cdf::kMaxFileBytes + 1, '#'); }
+  EXPECT_THAT(testing::load_error(base + "cdf = \"" + big + "\"\n"),
+              ::testing::HasSubstr(fmt::format("{}: is {} bytes, more than the {} bytes allowed", big,
+                                               Cdf::kMaxFileBytes + 1, Cdf::kMaxFileBytes)));
+}
+
 TEST(ScenarioTraffic, PoissonErrors) {
   const std::string base = "[topology]\nkind = \"single_switch\"\nhosts = 4\n[[traffic]]\npattern = \"poisson\"\n";
   EXPECT_EQ(testing::load_error(base + "cdf = \"data/nope.cdf\"\nload = 0.5\n", {}, testing::in_scenarios("t.toml")),
             testing::in_scenarios("t.toml") + ":6: traffic[0].cdf: " + testing::in_scenarios("data/nope.cdf") +
-                ": cannot be read");
+                ": cannot be read (No such file or directory): expected a flow-size CDF file (lines of: bytes "
+                "percent)");
   EXPECT_EQ(testing::load_error(base + "cdf = \"data/hadoop.cdf\"\nload = 0\n", {}, testing::in_scenarios("t.toml")),
             testing::in_scenarios("t.toml") + ":7: traffic[0].load: 0 is out of range: expected a fraction above 0 "
                                               "and at most 1");

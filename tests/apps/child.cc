@@ -1,0 +1,72 @@
+#include "tests/apps/child.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <stdexcept>
+
+namespace rtb::apps::testing {
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr ? v : fallback;
+}
+
+// Reads what the child wrote until it closes its end or `deadline` passes.
+bool read_until(int fd, std::string& out, std::chrono::steady_clock::time_point deadline) {
+  char buf[4096];
+  for (;;) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, static_cast<int>(std::min<int64_t>(left.count(), 50))) <= 0) continue;
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) return true;
+    out.append(buf, static_cast<size_t>(n));
+  }
+}
+
+}  // namespace
+
+std::string source_root() { return env_or("ROCETB_SOURCE_ROOT", "."); }
+
+ChildResult run_rocetb(const std::vector<std::string>& args, std::optional<Signal> signal,
+                       std::chrono::seconds timeout) {
+  const std::string binary = env_or("ROCETB_BUILD_ROOT", "build") + "/apps/rocetb";
+  int pipe_fds[2];
+  if (::pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
+  const auto start = std::chrono::steady_clock::now();
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(pipe_fds[1], 1);
+    ::dup2(pipe_fds[1], 2);
+    ::close(pipe_fds[0]);
+    ::close(pipe_fds[1]);
+    if (::chdir(source_root().c_str()) != 0) ::_exit(126);
+    std::vector<char*> argv{const_cast<char*>(binary.c_str())};
+    for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(binary.c_str(), argv.data());
+    ::_exit(127);
+  }
+  ::close(pipe_fds[1]);
+  ChildResult r;
+  if (signal) {
+    read_until(pipe_fds[0], r.out, start + signal->after);
+    ::kill(pid, signal->number);
+  }
+  if (!read_until(pipe_fds[0], r.out, start + timeout)) ::kill(pid, SIGKILL);
+  ::close(pipe_fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  r.wall = std::chrono::steady_clock::now() - start;
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) r.term_signal = WTERMSIG(status);
+  return r;
+}
+
+}  // namespace rtb::apps::testing

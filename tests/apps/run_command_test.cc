@@ -1,0 +1,121 @@
+// `rocetb run` as a user types it: bad command-line values refused in one line, and a stop
+// request (Ctrl-C, SIGTERM) honoured whenever it comes in a realtime run, the wait for a
+// split run's start and the EAL start-up included.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/apps/child.h"
+
+namespace rtb::apps {
+namespace {
+
+using ::testing::HasSubstr;
+using testing::run_rocetb;
+using testing::Signal;
+
+std::string out_dir(const std::string& name) {
+  const std::string d = ::testing::TempDir() + "/run_command_test/" + name;
+  std::filesystem::remove_all(d);
+  return d;
+}
+
+// Lines of output that are not EAL log lines.
+std::string last_line(const std::string& out) {
+  std::string s = out;
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  const size_t nl = s.rfind('\n');
+  return nl == std::string::npos ? s : s.substr(nl + 1);
+}
+
+TEST(RunCommand, ASeedOutsideRunSeedsRangeIsRefused) {
+  for (const char* seed : {"-1", "99999999999999999999", "1x", ""}) {
+    SCOPED_TRACE(seed);
+    const auto r = run_rocetb({"run", "scenarios/default.toml", "--seed", seed, "--out", out_dir("seed")});
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_EQ(r.out, std::string("rocetb: --seed ") + seed +
+                         ": expected a whole number from 0 to 9223372036854775807 (as run.seed)\n");
+  }
+}
+
+TEST(RunCommand, AFifoAsTheScenarioIsRefusedNotWaitedOn) {
+  const std::string fifo = ::testing::TempDir() + "/run_command_fifo.toml";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto r = run_rocetb({"run", fifo}, std::nullopt, std::chrono::seconds(30));
+  EXPECT_EQ(r.term_signal, 0) << "still blocked after 30 s";
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.out, "rocetb: " + fifo + ": is a FIFO, not a regular file: expected a scenario file (TOML)\n");
+}
+
+// A scenario path or a results folder in another encoding than UTF-8 (Linux paths
+// are bytes): the run's JSON is still written, the bytes that are not UTF-8 as U+FFFD.
+TEST(RunCommand, NamesAndPathsThatAreNotUtf8AreWrittenNotFatal) {
+  const std::string dir = ::testing::TempDir() + "/run_command_test";
+  std::filesystem::create_directories(dir);
+  const std::string scenario = dir + "/latin1-\xe9.toml", out = out_dir("out-\xff");
+  std::filesystem::copy_file(testing::source_root() + "/scenarios/default.toml", scenario,
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto r = run_rocetb({"run", scenario, "--set", "run.duration=3ms", "--set", "run.warmup=1ms", "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  for (const char* file : {"summary.json", "run.json", "effective.json"}) {
+    std::ifstream f(out + "/" + file);
+    ASSERT_TRUE(f) << file;
+    const auto j = nlohmann::json::parse(f);  // valid JSON, valid UTF-8
+    if (std::string(file) == "run.json") {
+      EXPECT_THAT(j["command_line"].get<std::string>(), HasSubstr("latin1-\xef\xbf\xbd.toml"));
+    }
+  }
+}
+
+const std::vector<std::string> kRealtime = {"--set", "run.clock=\"realtime\"", "--set", "realtime.hugepages=\"never\""};
+
+std::vector<std::string> realtime_run(const std::string& out, std::vector<std::string> more) {
+  std::vector<std::string> a = {"run", "scenarios/default.toml", "--out", out};
+  a.insert(a.end(), kRealtime.begin(), kRealtime.end());
+  a.insert(a.end(), more.begin(), more.end());
+  return a;
+}
+
+TEST(RunCommand, AStartTimeMoreThanADayAheadIsRefused) {
+  const auto r = run_rocetb(realtime_run(out_dir("far"), {"--set", "realtime.start_at_unix_ms=99999999999999"}));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(last_line(r.out), HasSubstr("rocetb: realtime.start_at_unix_ms = 99999999999999 is "));
+  EXPECT_THAT(last_line(r.out), HasSubstr("s from now: expected at most 24 h ahead"));
+}
+
+TEST(RunCommand, CtrlCEndsTheWaitForTheStartTime) {
+  const auto in_a_minute = std::chrono::duration_cast<std::chrono::milliseconds>(
+                               std::chrono::system_clock::now().time_since_epoch() + std::chrono::seconds(60))
+                               .count();
+  const auto r = run_rocetb(
+      realtime_run(out_dir("wait"), {"--set", "realtime.start_at_unix_ms=" + std::to_string(in_a_minute)}),
+      Signal{SIGINT, std::chrono::milliseconds(1500)}, std::chrono::seconds(45));
+  EXPECT_EQ(r.term_signal, 0) << "the wait ignored SIGINT";
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_EQ(last_line(r.out),
+            "rocetb: stopped (SIGINT or SIGTERM) while waiting for realtime.start_at_unix_ms: nothing ran");
+}
+
+// SIGTERM during start-up (the EAL, the testbed) is not swallowed: the run ends at once
+// after it and writes its results, short of the duration.
+TEST(RunCommand, ASignalDuringStartUpEndsTheRealtimeRunWithResults) {
+  const std::string out = out_dir("startup");
+  const auto r = run_rocetb(realtime_run(out, {"--set", "run.duration=10ms", "--set", "realtime.dilation=2000"}),
+                            Signal{SIGTERM, std::chrono::milliseconds(200)}, std::chrono::seconds(60));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  std::ifstream f(out + "/run.json");
+  ASSERT_TRUE(f) << r.out;
+  const auto run = nlohmann::json::parse(f);
+  // Stopped at once: far short of the 10 ms it would run to (20 s of wall time).
+  EXPECT_LT(run["simulated_ns"].get<double>(), 5e6) << "the run went on: the signal was swallowed";
+}
+
+}  // namespace
+}  // namespace rtb::apps
