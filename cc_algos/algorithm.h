@@ -22,6 +22,12 @@ enum class Feedback : uint32_t {
   kInt = RTB_CC_FEEDBACK_INT,
 };
 
+// Feedback rocetb's datapath produces today: CNPs, ACKs (acked bytes, BECN echo, NAK) and
+// RTT samples. INT is declared in the ABI but no switch appends INT records yet, so an
+// algorithm asking for it is refused at load rather than never hearing from the network.
+inline constexpr uint32_t kDeliverableFeedback =
+    RTB_CC_FEEDBACK_CNP | RTB_CC_FEEDBACK_ACK | RTB_CC_FEEDBACK_RTT;
+
 // A decision in rocetb's unit types.
 struct Decision {
   Rate rate;
@@ -42,7 +48,8 @@ struct Decision {
 };
 
 // Checks everything rocetb relies on: ABI version, name, required hooks for the declared
-// feedback, state and parameter sizes and alignments. `origin` names where the table
+// feedback, feedback the datapath can deliver (kDeliverableFeedback), state and parameter
+// sizes and alignments. `origin` names where the table
 // came from ("built-in", a .so path) for the message.
 Status check_ops(const rtb_cc_ops* ops, std::string_view origin);
 

@@ -41,17 +41,28 @@ extern "C" {
 #define RTB_CC_MAX_ALIGN 64u
 #define RTB_CC_MAX_PARAMS_BYTES (1u << 20)
 
-/* Feedback an algorithm needs; the datapath produces only what is asked for. */
+/* Feedback an algorithm needs; the datapath produces only what is asked for, and the
+ * loader refuses a table that asks for feedback the datapath cannot produce (today: INT).
+ * How each kind is measured is in cc_algos/README.md, "Feedback". */
 enum rtb_cc_feedback {
-  RTB_CC_FEEDBACK_CNP = 1u << 0, /* congestion notification packets (BTH opcode 0x81) */
-  RTB_CC_FEEDBACK_ACK = 1u << 1, /* ACK/NAK with acked bytes and ECN echo */
-  RTB_CC_FEEDBACK_RTT = 1u << 2, /* an RTT sample on ACKs */
-  RTB_CC_FEEDBACK_INT = 1u << 3, /* per-hop in-band telemetry on ACKs (HPCC) */
+  /* CNPs (BTH opcode 0x81) to on_cnp. Receivers send CNPs for a flow only if its sender's
+   * algorithm asks for them; without this bit no CNP is put on the wire for the flow. */
+  RTB_CC_FEEDBACK_CNP = 1u << 0,
+  /* Every ACK and NAK to on_ack: newly acknowledged bytes, the ECN echo, is_nak. */
+  RTB_CC_FEEDBACK_ACK = 1u << 1,
+  /* An RTT sample on ACKs (on_ack is called for every ACK, as with ACK). */
+  RTB_CC_FEEDBACK_RTT = 1u << 2,
+  /* Per-hop in-band telemetry on ACKs (HPCC). Declared, not produced yet: no switch
+   * appends INT records, so a table asking for it is refused at load. */
+  RTB_CC_FEEDBACK_INT = 1u << 3,
   RTB_CC_FEEDBACK_ALL = (1u << 4) - 1u
 };
 
-/* What every hook returns. rate_bps > 0; next_deadline_ps > now_ps or RTB_CC_NEVER_PS:
- * the datapath calls on_timer at (or, in realtime mode, shortly after) that instant. */
+/* What every hook returns. The contract, checked on every decision (a breach stops the run
+ * with a message naming the algorithm and the hook): 0 < rate_bps <= the port's line rate
+ * (an integer: a NaN converted to uint64_t, 0 or 2^63 on x86-64, is a breach);
+ * next_deadline_ps > now_ps or RTB_CC_NEVER_PS; window_bytes >= 1 or RTB_CC_NO_WINDOW.
+ * The datapath calls on_timer at (or, in realtime mode, shortly after) the deadline. */
 typedef struct rtb_cc_decision {
   uint64_t rate_bps;
   uint64_t window_bytes;     /* RTB_CC_NO_WINDOW when the algorithm sets none */
@@ -60,11 +71,14 @@ typedef struct rtb_cc_decision {
 
 typedef struct rtb_cc_flow_start {
   uint64_t line_rate_bps; /* the port's rate: the flow starts here unless told otherwise */
-  uint64_t base_rtt_ps;   /* 0 when unknown */
-  uint64_t flow_id;       /* for algorithms that want per-flow seeded jitter */
+  /* The path's RTT with empty queues, as an RTT sample would measure it: per hop, a full
+   * data frame's serialisation at the link rate plus propagation, out and (for the ACK)
+   * back, plus the responder's ACK turnaround. 0 when unknown. */
+  uint64_t base_rtt_ps;
+  uint64_t flow_id; /* unique in the run (the scenario's flow index): for per-flow jitter */
 } rtb_cc_flow_start;
 
-/* One INT record per hop (HPCC), pushed by each switch at dequeue. */
+/* One INT record per hop (HPCC), pushed by each switch at dequeue. Not produced yet. */
 typedef struct rtb_cc_int_hop {
   uint64_t timestamp_ps;
   uint64_t tx_bytes;    /* cumulative bytes sent by the egress port */
@@ -73,9 +87,17 @@ typedef struct rtb_cc_int_hop {
 } rtb_cc_int_hop;
 
 typedef struct rtb_cc_ack {
+  /* Payload bytes this ACK or NAK acknowledged for the first time. After a NAK the frames
+   * go-back-N rewinds are not acknowledged (they count when a later ACK covers them), so
+   * over a flow the sum is exactly the bytes delivered. */
   uint64_t acked_bytes;
-  uint64_t rtt_ps;   /* 0: no sample on this ACK */
-  uint32_t ecn_echo; /* 1 if the acknowledged data was CE-marked */
+  /* With RTB_CC_FEEDBACK_RTT: this ACK's arrival minus the instant the frame it names
+   * (its PSN) last started on the wire, ACK turnaround and every queue included, as a NIC
+   * timestamps it. 0: no sample (a NAK, a duplicate ACK, or no RTT feedback asked for). */
+  uint64_t rtt_ps;
+  /* 1 if data this ACK or NAK answers arrived CE-marked: the responder sets the BTH BECN
+   * bit on it (RoCEv2 Annex A17). The ACK frame's own IP ECN bits play no part. */
+  uint32_t ecn_echo;
   uint32_t is_nak;
   uint32_t hop_count; /* entries in hops; 0 unless RTB_CC_FEEDBACK_INT */
   uint32_t reserved;
@@ -144,7 +166,7 @@ typedef struct rtb_cc_ops {
   void (*on_timer)(const void* params, void* state, uint64_t now_ps, rtb_cc_decision* out);
   /* Required if feedback has CNP. */
   void (*on_cnp)(const void* params, void* state, uint64_t now_ps, rtb_cc_decision* out);
-  /* Required if feedback has ACK, RTT or INT. */
+  /* Required if feedback has ACK, RTT or INT: called for every ACK and NAK. */
   void (*on_ack)(const void* params, void* state, const rtb_cc_ack* ack, uint64_t now_ps,
                  rtb_cc_decision* out);
   /* Optional (NULL: not called). `bytes` = one frame's payload bytes just sent. */

@@ -1,9 +1,15 @@
 #include "host/host.h"
 
 #include <fmt/format.h>
+#include <rte_debug.h>
 
 #include <cassert>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "cc_algos/contract.h"
 
 #include "host/host_port.h"
 #include "host/psn.h"
@@ -16,6 +22,16 @@ constexpr uint32_t kPacerSlotsLog2 = 16;  // the pacer's wheel: 2^16 slots of pa
 // A fine span of 2^12 slots (4 us at the default 1 ns slot) holds the next frame of any
 // flow above about 2 Gb/s, so most filings skip the coarse bucket and its cascade.
 constexpr uint32_t kPacerFineLog2 = 12;
+// Send times kept per QP for RTT samples (only when the algorithm asks for RTT): 2^12
+// frames in flight, 4 MiB at path MTU 1024, 32 KiB of memory a QP.
+constexpr uint32_t kSendTimesLog2 = 12;
+
+// A decision that breaks the contract (cc_algos/contract.h) ends the run: what follows
+// would be a spinning timer or a flow that silently stopped, not a result.
+[[noreturn]] void stop_on_breach(const std::string& message) {
+  std::fprintf(stderr, "rocetb: %s\n", message.c_str());
+  rte_exit(EXIT_FAILURE, "congestion-control contract breach\n");
+}
 
 Expected<wire::FlowTemplate> make_template(const PortConfig& port, const QpSpec& spec,
                                            uint32_t qpn, uint8_t dscp, uint8_t pcp,
@@ -67,6 +83,9 @@ Host::Host(const HostConfig& config, std::vector<PortLinks> links, const cc::Con
     : Stage(config.name),
       config_(config),
       cc_(cc),
+      acks_to_cc_(cc.algorithm().needs(cc::Feedback::kAck) ||
+                  cc.algorithm().needs(cc::Feedback::kRtt) ||
+                  cc.algorithm().needs(cc::Feedback::kInt)),
       pools_(pools),
       flows_(std::move(flows)),
       np_(cc.np_params()),
@@ -106,8 +125,9 @@ Expected<uint32_t> Host::add_qp(const QpSpec& spec) {
   // CNPs: np_cnp_dscp / np_cnp_prio, UDP source port 0 as ConnectX sends them.
   auto cnp = make_template(port, spec, qpn, np_.cnp_dscp(), np_.cnp_pcp(), uint16_t{0});
   if (!cnp) return Error{fmt::format("host {}: QP {}: {}", name(), index, cnp.error().message)};
+  const uint32_t send_times = cc_.algorithm().needs(cc::Feedback::kRtt) ? kSendTimesLog2 : 0;
   qps_.push_back(std::make_unique<QueuePair>(index, qpn, spec, std::move(data).value(),
-                                             std::move(cnp).value()));
+                                             std::move(cnp).value(), send_times));
   return index;
 }
 
@@ -191,7 +211,7 @@ void Host::fire_timers(Time now) {
     QueuePair& qp = *qps_[id / kTimerKinds];
     switch (id % kTimerKinds) {
       case kCcTimer:
-        apply(qp, cc_.on_timer(flows_.state(qp.index), now), now);
+        apply(qp, cc_.on_timer(flows_.state(qp.index), now), now, "on_timer");
         break;
       case kRto:
         count_timeout(qp, now);
@@ -223,12 +243,16 @@ void Host::on_cnp_reaction(QueuePair& qp, Time now) {
   }
   ++counters_.rp_cnp_handled;
   ++qp.counters.cnp_handled;
-  apply(qp, cc_.on_cnp(flows_.state(qp.index), now), now);
+  apply(qp, cc_.on_cnp(flows_.state(qp.index), now), now, "on_cnp");
 }
 
 // Applies a congestion-control decision: the rate (the pacer rescales a waiting
 // frame's remaining gap), the window, and the algorithm's next timer.
-void Host::apply(QueuePair& qp, const cc::Decision& d, Time now) {
+void Host::apply(QueuePair& qp, const cc::Decision& d, Time now, const char* hook) {
+  const Rate line = ports_[qp.spec.port]->links.tx->config().rate;
+  if (auto breach = cc::contract_breach(cc_.algorithm(), hook, d, now, line)) {
+    stop_on_breach(*breach);
+  }
   if (d.rate != qp.rate) {
     qp.rate = d.rate;
     pacer_.set_rate(qp.index, d.rate, now);
@@ -255,8 +279,8 @@ void Host::refresh(QueuePair& qp, Time now) {
   if (!qp.cc_started) {
     qp.cc_started = true;
     const Rate line = ports_[qp.spec.port]->links.tx->config().rate;
-    apply(qp, cc_.start(flows_.state(qp.index), cc::FlowStart{line, Time::zero(), qp.qpn}, now),
-          now);
+    const cc::FlowStart start{line, qp.spec.base_rtt, qp.spec.flow_id};
+    apply(qp, cc_.start(flows_.state(qp.index), start, now), now, "on_start");
     return;  // apply() refreshed
   }
   if (qp.window && qp.requester.outstanding_bytes() >= qp.window->count()) {

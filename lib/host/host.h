@@ -94,7 +94,8 @@ class Host final : public runtime::Stage {
   void catch_up_pacer(Time now);
   void to_rings(size_t released);
   void on_cnp_reaction(QueuePair& qp, Time now);
-  void apply(QueuePair& qp, const cc::Decision& d, Time now);
+  // `hook` names the algorithm's hook that decided d, for a contract breach.
+  void apply(QueuePair& qp, const cc::Decision& d, Time now, const char* hook);
   void refresh(QueuePair& qp, Time now);
   // The ACK timer's expiry: retried (local_ack_timeout_err) or the QP failed.
   void count_timeout(QueuePair& qp, Time now);
@@ -110,6 +111,7 @@ class Host final : public runtime::Stage {
 
   HostConfig config_;
   const cc::Controller& cc_;
+  bool acks_to_cc_;  // the algorithm asked for ACK, RTT or INT feedback: on_ack per ACK
   HostPools pools_;
   cc::FlowTable flows_;
   cc::NotificationPoint np_;

@@ -45,6 +45,13 @@ struct QpSpec {
   uint8_t dscp = 26;
   bool vlan_tagged = false;  // carry the priority in an 802.1Q PCP (else DSCP only)
   RequesterConfig requester{};
+  // Agreed when the connection is made (the testbed sets them from the scenario):
+  uint64_t flow_id = 0;          // unique in the run; the algorithm's flow_id at start
+  Time base_rtt = Time::zero();  // the path's RTT with empty queues; zero: unknown
+  // The peer's algorithm asked for CNPs (RTB_CC_FEEDBACK_CNP): this QP's notification
+  // point sends them for the peer's CE-marked data. Otherwise CE marks reach the peer
+  // only as BECN on ACKs, and no CNP is put on the wire for an algorithm that ignores it.
+  bool send_cnps = true;
 };
 
 // A NIC whose receive side is stuck and keeps pausing its link partner: from `start` to

@@ -45,6 +45,9 @@ struct QpCounters {
   uint64_t cnp_handled = 0;             // as sender
   uint64_t cnp_ignored = 0;
   uint64_t ce_received = 0;
+  uint64_t becn_sent = 0;       // as receiver: ACKs/NAKs echoing CE-marked data (BTH BECN)
+  uint64_t becn_received = 0;   // as sender: ACKs/NAKs that arrived with BECN
+  uint64_t rtt_samples = 0;     // as sender: ACKs that gave the algorithm an RTT sample
 };
 
 }  // namespace rtb::host

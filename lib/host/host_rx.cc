@@ -77,20 +77,22 @@ void Host::on_frame(const wire::ParsedFrame& f, uint32_t port, Time now) {
   }
 }
 
-// Notification point and responder: CE -> CNP (paced per QP), PSN -> ACK / NAK.
+// Notification point and responder: CE -> CNP (paced per QP, and only when the peer's
+// algorithm asked for CNPs), PSN -> ACK / NAK carrying BECN for CE-marked data.
 void Host::on_data(QueuePair& qp, const wire::ParsedFrame& f, Time now) {
   const bool ce = f.ecn == wire::Ecn::Ce;
   if (ce) {
     ++counters_.np_ecn_marked_roce_packets;
     ++qp.counters.ce_received;
   }
-  if (np_.on_data_frame(qp.np, ce, now)) {
+  if (qp.spec.send_cnps && np_.on_data_frame(qp.np, ce, now)) {
     ++counters_.np_cnp_sent;
     ++qp.counters.cnp_sent;
     delayed_cnps_.push(ControlItem{now + config_.timings.cnp_generation_delay, qp.index,
-                                   ControlItem::Kind::kCnp, 0, 0});
+                                   ControlItem::Kind::kCnp, 0, 0, false});
   }
-  const Response r = qp.responder.on_data(f.psn, f.payload_bytes, f.ack_req, is_last(f.opcode));
+  const Response r =
+      qp.responder.on_data(f.psn, f.payload_bytes, f.ack_req, is_last(f.opcode), ce);
   if (r.accepted) qp.counters.payload_bytes_received += f.payload_bytes;
   if (r.reply == Response::Kind::kNone) {
     if (!r.accepted) ++counters_.out_of_sequence;
@@ -98,32 +100,38 @@ void Host::on_data(QueuePair& qp, const wire::ParsedFrame& f, Time now) {
   }
   if (r.reply == Response::Kind::kNakSeqErr) ++counters_.out_of_sequence;
   if (!r.accepted && r.reply == Response::Kind::kAck) ++counters_.duplicate_request;
+  if (r.becn) ++qp.counters.becn_sent;
   const auto kind = r.reply == Response::Kind::kAck ? ControlItem::Kind::kAck
                                                     : ControlItem::Kind::kNak;
   delayed_acks_.push(ControlItem{now + config_.timings.ack_turnaround, qp.index, kind, r.psn,
-                                 r.msn});
+                                 r.msn, r.becn});
 }
 
-// Requester: cumulative ACK, or NAK -> go back N; the algorithm sees ACKs if it asked.
+// Requester: cumulative ACK, or NAK -> go back N. The algorithm, if it asked for ACK, RTT
+// or INT feedback, sees the bytes newly acknowledged, the BECN echo, and an RTT sample
+// when the ACK newly acknowledges the frame it names (send_times.h); a NAK or a duplicate
+// ACK names no frame it just acknowledged, so it carries none.
 void Host::on_ack(QueuePair& qp, const wire::ParsedFrame& f, Time now) {
-  const uint64_t outstanding = qp.requester.outstanding_bytes();
   const bool nak = f.cls == wire::FrameClass::Nak;
+  const uint32_t una_before = qp.requester.snd_una();
+  uint64_t acked = 0;
   if (nak) {
     if (wire::aeth_value(f.aeth_syndrome) ==
         static_cast<uint8_t>(wire::NakCode::PsnSequenceError)) {
       ++counters_.packet_seq_err;
-      qp.requester.on_nak_seq_err(f.psn, now);
+      acked = qp.requester.on_nak_seq_err(f.psn, now);
     }
   } else {
-    qp.requester.on_ack(f.psn, now);
+    acked = qp.requester.on_ack(f.psn, now);
   }
   arm_rto(qp);
-  const uint64_t after = qp.requester.outstanding_bytes();
-  if (qp.cc_started && (cc_.algorithm().needs(cc::Feedback::kAck) ||
-                        cc_.algorithm().needs(cc::Feedback::kRtt))) {
-    cc::AckEvent ack{Bytes(outstanding > after ? outstanding - after : 0), Time::zero(),
-                     f.ecn == wire::Ecn::Ce, nak, {}};
-    apply(qp, cc_.on_ack(flows_.state(qp.index), ack, now), now);
+  if (f.becn) ++qp.counters.becn_received;
+  if (qp.cc_started && acks_to_cc_) {
+    const bool named_frame_acked = !nak && qp.requester.snd_una() != una_before;
+    const Time rtt = named_frame_acked ? qp.send_times.rtt(f.psn, now) : Time::zero();
+    if (rtt > Time::zero()) ++qp.counters.rtt_samples;
+    const cc::AckEvent ack{Bytes(acked), rtt, f.becn, nak, {}};
+    apply(qp, cc_.on_ack(flows_.state(qp.index), ack, now), now, "on_ack");
   }
   refresh(qp, now);
 }

@@ -56,8 +56,8 @@ bool Host::send_control(Port& port, Time now) {
       const uint8_t syndrome = item.kind == ControlItem::Kind::kAck
                                    ? wire::aeth_ack(wire::kCreditInvalid)
                                    : wire::aeth_nak(wire::NakCode::PsnSequenceError);
-      built(wire::build_ack_mbuf(qp.data_tpl, wire::AckFields{item.psn, syndrome, item.msn}, m),
-            "ACK");
+      const wire::AckFields ack{item.psn, syndrome, item.msn, wire::Ecn::Ect0, item.becn};
+      built(wire::build_ack_mbuf(qp.data_tpl, ack, m), "ACK");
     }
     runtime::FrameMeta& meta = runtime::frame_meta(m);
     meta.flow_id = qp.index;
@@ -149,6 +149,7 @@ bool Host::send_frame(QueuePair& qp, Port& port, Time now) {
   meta.set_sent_time(now);
   port.links.tx->send(now, m);
   ++counters_.tx_frames;
+  qp.send_times.record(d.psn, now);  // the frame starts on the wire now
 
   // The pacer: the next frame may start one wire occupancy at the QP's rate later.
   pacer_.sent(qp.index, runtime::wire_occupancy(m->pkt_len), now, /*still_ready=*/false);
@@ -163,7 +164,7 @@ bool Host::send_frame(QueuePair& qp, Port& port, Time now) {
   arm_rto(qp);
   if (cc_.wants_bytes_sent()) {
     if (auto decision = cc_.on_bytes_sent(flows_.state(qp.index), Bytes(d.payload_bytes), now)) {
-      apply(qp, *decision, now);
+      apply(qp, *decision, now, "on_bytes_sent");
       return true;  // apply() refreshed
     }
   }

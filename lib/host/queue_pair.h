@@ -13,15 +13,16 @@
 #include "host/host_counters.h"
 #include "host/requester.h"
 #include "host/responder.h"
+#include "host/send_times.h"
 #include "wire/flow_template.h"
 
 namespace rtb::host {
 
 struct QueuePair {
   QueuePair(uint32_t index_, uint32_t qpn_, const QpSpec& spec_, wire::FlowTemplate data,
-            wire::FlowTemplate cnp)
+            wire::FlowTemplate cnp, uint32_t send_times_log2)
       : index(index_), qpn(qpn_), spec(spec_), data_tpl(std::move(data)),
-        cnp_tpl(std::move(cnp)), requester(spec_.requester) {}
+        cnp_tpl(std::move(cnp)), requester(spec_.requester), send_times(send_times_log2) {}
 
   uint32_t index;
   uint32_t qpn;
@@ -30,6 +31,7 @@ struct QueuePair {
   wire::FlowTemplate cnp_tpl;   // CNPs to the peer QP (np_cnp_dscp / np_cnp_prio)
   Requester requester;
   Responder responder;
+  SendTimes send_times;  // RTT samples; empty unless the algorithm asked for RTT
   cc::NpQpState np;
 
   // Rate limiter: the algorithm sets the rate (applied by the host's pacer) and window.
@@ -48,6 +50,7 @@ struct ControlItem {
   Kind kind = Kind::kAck;
   uint32_t psn = 0;
   uint32_t msn = 0;
+  bool becn = false;  // ACK/NAK: the data it answers arrived CE-marked
 };
 using ControlQueue = Fifo<ControlItem>;
 

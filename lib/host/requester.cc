@@ -96,15 +96,23 @@ size_t Requester::message_of(uint32_t psn) const {
 }
 
 // Moves snd_una to psn + 1, completing every message whose last frame it covers.
-void Requester::acknowledge_through(uint32_t psn, Time now) {
+// Returns the payload bytes of [old snd_una, psn]: acknowledged for the first time.
+uint64_t Requester::acknowledge_through(uint32_t psn, Time now) {
   const uint32_t new_una = psn_add(psn, 1);
-  if (psn_diff(new_una, snd_una_) <= 0 || psn_diff(new_una, max_sent_) > 0) return;  // stale
-  // Frames in [snd_una, min(new_una, snd_nxt)) stop being outstanding.
+  if (psn_diff(new_una, snd_una_) <= 0 || psn_diff(new_una, max_sent_) > 0) return 0;  // stale
+  // Frames in [snd_una, min(new_una, snd_nxt)) stop being outstanding; frames between a
+  // rewound snd_nxt and new_una were not outstanding but are acknowledged all the same.
   const uint32_t end = psn_diff(new_una, snd_nxt_) < 0 ? new_una : snd_nxt_;
+  uint64_t acked = 0;
   size_t msg = una_msg_;
-  for (uint32_t p = snd_una_; p != end; p = psn_add(p, 1)) {
+  bool in_flight = snd_una_ != end;
+  for (uint32_t p = snd_una_; p != new_una; p = psn_add(p, 1)) {
+    if (p == end) in_flight = false;
     while (psn_diff(p, psn_add(messages_[msg].first_psn, messages_[msg].frames)) >= 0) ++msg;
-    outstanding_bytes_ -= payload_of(messages_[msg], static_cast<uint32_t>(psn_diff(p, messages_[msg].first_psn)));
+    const uint32_t bytes =
+        payload_of(messages_[msg], static_cast<uint32_t>(psn_diff(p, messages_[msg].first_psn)));
+    acked += bytes;
+    if (in_flight) outstanding_bytes_ -= bytes;
   }
   snd_una_ = new_una;
   while (una_msg_ < messages_.size() &&
@@ -118,17 +126,19 @@ void Requester::acknowledge_through(uint32_t psn, Time now) {
   }
   last_progress_ = now;
   retries_ = 0;
+  return acked;
 }
 
-void Requester::on_ack(uint32_t psn, Time now) {
+uint64_t Requester::on_ack(uint32_t psn, Time now) {
   ++counters_.acks;
-  acknowledge_through(psn, now);
+  return acknowledge_through(psn, now);
 }
 
-void Requester::on_nak_seq_err(uint32_t expected_psn, Time now) {
+uint64_t Requester::on_nak_seq_err(uint32_t expected_psn, Time now) {
   ++counters_.naks_seq_err;
-  acknowledge_through(psn_add(expected_psn, kPsnMask), now);  // expected - 1
+  const uint64_t acked = acknowledge_through(psn_add(expected_psn, kPsnMask), now);  // expected - 1
   if (expected_psn == snd_una_ && psn_before(expected_psn, snd_nxt_)) go_back_to(expected_psn);
+  return acked;
 }
 
 void Requester::go_back_to(uint32_t psn) {

@@ -78,11 +78,13 @@ class Requester {
   Time next_start() const;
   FrameDesc next_frame(Time now);
 
-  // A cumulative ACK of every PSN up to and including `psn`.
-  void on_ack(uint32_t psn, Time now);
+  // A cumulative ACK of every PSN up to and including `psn`. Returns the payload bytes it
+  // acknowledged for the first time (0 for a stale or duplicate ACK).
+  uint64_t on_ack(uint32_t psn, Time now);
   // NAK "PSN sequence error": the responder expects `expected_psn`; everything before it
-  // was received. Go back to it.
-  void on_nak_seq_err(uint32_t expected_psn, Time now);
+  // was received. Go back to it. Returns the bytes newly acknowledged before expected_psn:
+  // frames rewound for resending are not acknowledged, however many were in flight.
+  uint64_t on_nak_seq_err(uint32_t expected_psn, Time now);
   // The retransmission timer: deadline while frames are outstanding, else never.
   Time timer_deadline() const;
   void on_timer(Time now);
@@ -98,7 +100,7 @@ class Requester {
 
  private:
   uint32_t payload_of(const MessageRecord& m, uint32_t frame) const;
-  void acknowledge_through(uint32_t psn, Time now);
+  uint64_t acknowledge_through(uint32_t psn, Time now);
   void go_back_to(uint32_t psn);
   size_t message_of(uint32_t psn) const;
 

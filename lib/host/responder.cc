@@ -1,10 +1,13 @@
 #include "host/responder.h"
 
+#include <utility>
+
 #include "host/psn.h"
 
 namespace rtb::host {
 
-Response Responder::on_data(uint32_t psn, uint32_t payload_bytes, bool ack_req, bool last) {
+Response Responder::on_data(uint32_t psn, uint32_t payload_bytes, bool ack_req, bool last,
+                            bool ce) {
   Response r;
   const int32_t d = psn_diff(psn, epsn_);
   if (d > 0) {  // a gap: earlier frames were lost; drop and NAK once for this gap
@@ -15,6 +18,7 @@ Response Responder::on_data(uint32_t psn, uint32_t payload_bytes, bool ack_req, 
       r.reply = Response::Kind::kNakSeqErr;
       r.psn = epsn_;
       r.msn = msn_;
+      r.becn = std::exchange(ce_unanswered_, false);  // it acknowledges up to epsn - 1
     }
     return r;
   }
@@ -24,6 +28,7 @@ Response Responder::on_data(uint32_t psn, uint32_t payload_bytes, bool ack_req, 
     r.reply = Response::Kind::kAck;
     r.psn = psn_add(epsn_, kPsnMask);
     r.msn = msn_;
+    r.becn = std::exchange(ce_unanswered_, false) || ce;
     return r;
   }
   nak_outstanding_ = false;
@@ -31,6 +36,7 @@ Response Responder::on_data(uint32_t psn, uint32_t payload_bytes, bool ack_req, 
   ++counters_.frames_accepted;
   counters_.payload_bytes_accepted += payload_bytes;
   r.accepted = true;
+  ce_unanswered_ = ce_unanswered_ || ce;
   if (last) {
     msn_ = (msn_ + 1) & kPsnMask;
     ++counters_.messages_received;
@@ -41,6 +47,7 @@ Response Responder::on_data(uint32_t psn, uint32_t payload_bytes, bool ack_req, 
     r.reply = Response::Kind::kAck;
     r.psn = psn;
     r.msn = msn_;
+    r.becn = std::exchange(ce_unanswered_, false);
   }
   return r;
 }

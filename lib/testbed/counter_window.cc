@@ -5,7 +5,7 @@ namespace {
 
 // A counter added to these structs must be added below too.
 static_assert(sizeof(host::HostCounters) == 24 * sizeof(uint64_t));
-static_assert(sizeof(host::QpCounters) == 10 * sizeof(uint64_t));
+static_assert(sizeof(host::QpCounters) == 13 * sizeof(uint64_t));
 static_assert(sizeof(sw::QueueCounters) == 11 * sizeof(uint64_t));
 static_assert(sizeof(sw::PfcWdCounters) == 6 * sizeof(uint64_t));
 
@@ -75,6 +75,9 @@ host::QpCounters since(const host::QpCounters& e, const host::QpCounters& s) {
   out.cnp_handled = e.cnp_handled - s.cnp_handled;
   out.cnp_ignored = e.cnp_ignored - s.cnp_ignored;
   out.ce_received = e.ce_received - s.ce_received;
+  out.becn_sent = e.becn_sent - s.becn_sent;
+  out.becn_received = e.becn_received - s.becn_received;
+  out.rtt_samples = e.rtt_samples - s.rtt_samples;
   return out;
 }
 

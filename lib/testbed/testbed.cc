@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "testbed/base_rtt.h"
 #include "testbed/pool_plan.h"
 #include "wire/frame_size.h"
 
@@ -54,7 +55,7 @@ Status Testbed::make(runtime::PoolSet& pools, const cc::Controller& cc) {
   if (Status st = make_links(); !st) return st;
   if (Status st = make_hosts(pools, cc); !st) return st;
   if (Status st = make_switches(pools); !st) return st;
-  return make_flows();
+  return make_flows(cc.algorithm());
 }
 
 bool Testbed::built(NodeRef n) const { return !realtime_ || s_.realtime.builds(n); }
@@ -194,8 +195,12 @@ Status Testbed::make_switches(runtime::PoolSet& pools) {
 }
 
 // QPNs are first_qpn + index, indices in flow order on each host, so the peer's QPN is
-// known even when the peer host is in another process.
-Status Testbed::make_flows() {
+// known even when the peer host is in another process. What the connection agrees on:
+// the flow's id (its index in the scenario, unique in the run), its path's base RTT
+// (base_rtt.h), and whether the receiver sends CNPs: only if the sender's algorithm asked
+// for them (every host of a run runs the same algorithm, so the decision is made here,
+// once per connection, as an RDMA connection manager exchanges QP attributes).
+Status Testbed::make_flows(const cc::Algorithm& algorithm) {
   std::vector<uint32_t> next_qp(s_.topology.hosts.size(), 0);
   for (const scenario::Flow& f : s_.flows) {
     const scenario::HostNode& src = s_.topology.hosts[f.src];
@@ -206,6 +211,9 @@ Status Testbed::make_flows() {
     sa.dscp = f.dscp;
     sa.vlan_tagged = src.vlan_tagged;
     sa.requester = src.requester;
+    sa.flow_id = f.id;
+    sa.base_rtt = base_rtt(s_.topology, f);
+    sa.send_cnps = algorithm.needs(cc::Feedback::kCnp);
     host::QpSpec sb = sa;
     sb.vlan_tagged = dst.vlan_tagged;
     sb.requester = dst.requester;

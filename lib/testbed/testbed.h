@@ -111,7 +111,7 @@ class Testbed {
   Status make_hosts(runtime::PoolSet& pools, const cc::Controller& cc);
   const cc::Controller& controller_of(uint32_t host, const cc::Controller& cc);
   Status make_switches(runtime::PoolSet& pools);
-  Status make_flows();
+  Status make_flows(const cc::Algorithm& algorithm);
   void wire_up();
 
   const scenario::Scenario& s_;

@@ -174,8 +174,8 @@ FrameSpan FlowTemplate::build_data(const DataFields& f, uint8_t* payload) const 
 FrameSpan FlowTemplate::build_ack(const AckFields& f, uint8_t* out) const {
   uint8_t aeth[4] = {f.syndrome};
   store_be24(aeth + 1, f.msn & 0xFFFFFF);
-  const Hdr h{op::kAcknowledge, Bth::make_flags(false, spec_.mig_req, 0), 0, 0,
-              f.psn & kPsnMask, aeth, 4, 0, f.ecn};
+  const Hdr h{op::kAcknowledge, Bth::make_flags(false, spec_.mig_req, 0),
+              f.becn ? Bth::kBecn : uint8_t{0}, 0, f.psn & kPsnMask, aeth, 4, 0, f.ecn};
   return build(h, out);
 }
 

@@ -57,6 +57,9 @@ struct AckFields {
   uint8_t syndrome = aeth_ack(kCreditInvalid);  // aeth_ack(credit) / aeth_nak(code) / ...
   uint32_t msn = 0;                     // 24 bits
   Ecn ecn = Ecn::Ect0;
+  // BTH byte 4 BECN: the acknowledged data arrived CE-marked (RoCEv2 Annex A17: the
+  // responder returns congestion seen on the forward path in the BECN bit of its ACK).
+  bool becn = false;
 };
 
 struct CnpFields {

@@ -73,6 +73,11 @@ void emit_control(Emitter& e, const FlowTemplate& rsp, const FlowTemplate& cnp) 
     j["msn"] = msn;
     e.add(rsp.build_ack(AckFields{0x12345, a.syndrome, msn++, Ecn::Ect0}, out), j);
   }
+  // An ACK echoing CE-marked data: BTH byte 4 BECN (RoCEv2 Annex A17).
+  json becn = roce_json(rsp, "ack_becn", op::kAcknowledge, 0x12346, Ecn::Ect0, Bth::kBecn);
+  becn["syndrome"] = aeth_ack(31);
+  becn["msn"] = msn;
+  e.add(rsp.build_ack(AckFields{0x12346, aeth_ack(31), msn, Ecn::Ect0, true}, out), becn);
   e.add(cnp.build_cnp(CnpFields{Ecn::Ect0}, out),
         roce_json(cnp, "cnp", op::kCnp, 0, Ecn::Ect0, Bth::kBecn));
 }

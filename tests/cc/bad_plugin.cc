@@ -30,14 +30,28 @@ constexpr const char* kName = "dcqcn";
 constexpr const char* kName = "bad";
 #endif
 
-const rtb_cc_ops kOps = {kAbi, RTB_CC_FEEDBACK_CNP, kName, "broken on purpose", kState, 8, 8, 8,
+#if defined(RTB_BAD_INT_FEEDBACK)
+constexpr uint32_t kFeedback = RTB_CC_FEEDBACK_INT;  // HPCC-style: INT hops on ACKs
+#elif defined(RTB_BAD_UNKNOWN_FEEDBACK)
+constexpr uint32_t kFeedback = RTB_CC_FEEDBACK_CNP | (1u << 7);
+#else
+constexpr uint32_t kFeedback = RTB_CC_FEEDBACK_CNP;
+#endif
+[[maybe_unused]] void ack(const void*, void*, const rtb_cc_ack*, uint64_t, rtb_cc_decision*) {}
+
+const rtb_cc_ops kOps = {kAbi, kFeedback, kName, "broken on purpose", kState, 8, 8, 8,
                          parse, start, timer,
 #if defined(RTB_BAD_NO_CNP_HOOK)
                          nullptr,
 #else
                          cnp,
 #endif
-                         nullptr, nullptr, nullptr};
+#if defined(RTB_BAD_INT_FEEDBACK)
+                         ack,
+#else
+                         nullptr,
+#endif
+                         nullptr, nullptr};
 
 }  // namespace
 

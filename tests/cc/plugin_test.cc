@@ -38,6 +38,36 @@ TEST(Plugin, ExampleLoadsByPathAndRuns) {
   EXPECT_EQ(c->on_cnp(s, Time::us(21)).rate, Rate::mbps(57750));
 }
 
+// The C example: RTT samples drive it, through the same ABI, with a hand-driven clock.
+TEST(Plugin, CExampleIsDrivenByRttSamples) {
+  Registry r = Registry::with_builtins();
+  auto a = r.resolve(RTB_TEST_RTT_AIMD_PLUGIN);
+  ASSERT_TRUE(a.ok()) << a.error().message;
+  EXPECT_EQ(a->name(), "rtt_aimd");
+  EXPECT_TRUE(a->needs(Feedback::kRtt));
+  EXPECT_FALSE(a->needs(Feedback::kCnp));
+  auto c = configure(*a, {{"target_us", int64_t{10}}, {"increase_mbps", int64_t{500}},
+                          {"beta_percent", int64_t{50}}});
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  auto t = std::move(FlowTable::create(*a, 1)).value();
+  void* s = t.state(0);
+  // Base RTT 10 us: target 20 us.
+  EXPECT_EQ(c->start(s, FlowStart{Rate::gbps(100), Time::us(10), 0}, Time::zero()).rate,
+            Rate::gbps(100));
+  const auto ack = [](Time rtt) { return AckEvent{Bytes(1024), rtt, false, false, {}}; };
+  // 40 us: rate *= 1 - 0.5 x (1 - 20/40) = 0.75.
+  EXPECT_EQ(c->on_ack(s, ack(Time::us(40)), Time::us(50)).rate, Rate::gbps(75));
+  EXPECT_EQ(c->on_ack(s, ack(Time::us(40)), Time::us(60)).rate, Rate::gbps(75));  // < target later
+  EXPECT_EQ(c->on_ack(s, ack(Time::us(15)), Time::us(61)).rate, Rate::mbps(75'500));
+  EXPECT_EQ(c->on_ack(s, ack(Time::zero()), Time::us(62)).rate, Rate::mbps(75'500));  // no sample
+  EXPECT_EQ(c->on_ack(s, ack(Time::us(80)), Time::us(70)).rate, Rate::bps(47'187'500'000));  // x 5/8
+  auto bad = configure(*a, {{"beta_percent", int64_t{0}}, {"gain", int64_t{1}}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_THAT(bad.error().message,
+              AllOf(HasSubstr("rtt_aimd: beta_percent is invalid: expected a whole number in 1..100"),
+                    HasSubstr("rtt_aimd: unknown parameter 'gain'")));
+}
+
 TEST(Plugin, ExampleChecksItsOwnParams) {
   auto a = load_plugin(RTB_TEST_EXAMPLE_PLUGIN);
   ASSERT_TRUE(a.ok());
@@ -83,6 +113,23 @@ TEST(Plugin, RefusesMissingRequiredHook) {
   auto a = load_plugin(RTB_TEST_BAD_NO_CNP_HOOK);
   ASSERT_FALSE(a.ok());
   EXPECT_THAT(a.error().message, HasSubstr("hook on_cnp is NULL but the algorithm asks for CNP feedback"));
+}
+
+// The datapath has no switch that writes INT records yet: asking for INT is refused at load,
+// with the reason, rather than an on_ack that never sees a hop.
+TEST(Plugin, RefusesIntFeedbackTheDatapathDoesNotProduce) {
+  auto a = load_plugin(RTB_TEST_BAD_INT_FEEDBACK);
+  ASSERT_FALSE(a.ok());
+  EXPECT_THAT(a.error().message,
+              AllOf(HasSubstr("rtb_cc_bad_int_feedback.so"),
+                    HasSubstr("asks for INT feedback (RTB_CC_FEEDBACK_INT), but rocetb's "
+                              "datapath does not produce INT hops yet")));
+}
+
+TEST(Plugin, RefusesUnknownFeedbackBits) {
+  auto a = load_plugin(RTB_TEST_BAD_UNKNOWN_FEEDBACK);
+  ASSERT_FALSE(a.ok());
+  EXPECT_THAT(a.error().message, HasSubstr("unknown feedback bits 0x80"));
 }
 
 TEST(Plugin, RefusesFilesThatAreNotSharedObjects) {

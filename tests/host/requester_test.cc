@@ -6,6 +6,7 @@
 
 #include "host/psn.h"
 #include "host/responder.h"
+#include "host/send_times.h"
 #include "wire/opcode.h"
 
 namespace rtb::host {
@@ -151,6 +152,59 @@ TEST(Requester, PsnWrapsAcrossTheTopOfTheSpace) {
   EXPECT_EQ(f[2].psn, 0u);
   r.on_ack(1, Time::us(1));
   EXPECT_TRUE(r.done());
+}
+
+// acked_bytes for the algorithm: only bytes acknowledged for the first time. After a NAK
+// the rewound window is not acknowledged; a later ACK covering resent frames counts them
+// once, and stale or duplicate ACKs count nothing.
+TEST(Requester, NewlyAcknowledgedBytesOnlyAcrossANakAndGoBackN) {
+  RequesterConfig c;
+  c.path_mtu = 1024;
+  Requester r(c);
+  r.post(10 * 1024 + 100, Time::zero());  // 11 frames, the last of 100 bytes
+  ASSERT_EQ(drain(r, Time::zero()).size(), 11u);
+  EXPECT_EQ(r.on_ack(1, Time::us(1)), 2u * 1024);            // PSNs 0, 1
+  EXPECT_EQ(r.on_ack(1, Time::us(1)), 0u);                   // duplicate
+  EXPECT_EQ(r.on_nak_seq_err(4, Time::us(2)), 2u * 1024);    // 2, 3 arrived; 4 lost
+  EXPECT_EQ(r.outstanding_bytes(), 0u);                      // rewound, nothing in flight
+  EXPECT_EQ(r.on_nak_seq_err(4, Time::us(3)), 0u);           // the same NAK again
+  ASSERT_EQ(drain(r, Time::us(3)).size(), 7u);               // 4..10 resent
+  EXPECT_EQ(r.on_ack(10, Time::us(4)), 6u * 1024 + 100);     // 4..10, once
+  EXPECT_EQ(r.on_ack(10, Time::us(5)), 0u);
+  EXPECT_TRUE(r.done());
+}
+
+// BECN: the next reply carries the CE marks of the frames it answers (accepted since the
+// previous reply, or the duplicate it re-acknowledges); a frame dropped for a gap carries
+// none.
+TEST(Responder, BecnEchoesCeMarkedDataOnTheReplyThatAnswersIt) {
+  Responder rx(0);
+  EXPECT_FALSE(rx.on_data(0, 1024, true, false, false).becn);
+  // Coalesced: frame 1 (CE, no AckReq) is answered by the ACK of frame 2.
+  EXPECT_EQ(rx.on_data(1, 1024, false, false, true).reply, Response::Kind::kNone);
+  const Response two = rx.on_data(2, 1024, true, false, false);
+  EXPECT_EQ(two.reply, Response::Kind::kAck);
+  EXPECT_TRUE(two.becn);
+  EXPECT_FALSE(rx.on_data(3, 1024, true, false, false).becn);  // cleared by the reply
+  // A CE-marked frame past a gap is dropped: its NAK carries no echo.
+  const Response nak = rx.on_data(5, 1024, true, false, true);
+  EXPECT_EQ(nak.reply, Response::Kind::kNakSeqErr);
+  EXPECT_FALSE(nak.becn);
+  // A CE-marked duplicate is answered, with BECN.
+  EXPECT_TRUE(rx.on_data(2, 1024, true, false, true).becn);
+}
+
+TEST(SendTimes, SamplesHeldPsnsAcrossTheWrapAndNoneOnceOverwritten) {
+  SendTimes t(2);  // 4 entries
+  EXPECT_EQ(t.rtt(0, Time::us(1)), Time::zero());  // nothing sent yet
+  for (uint32_t i = 0; i < 6; ++i) t.record(psn_add(0xFFFFFE, i), Time::ns(100 * i));
+  EXPECT_EQ(t.rtt(psn_add(0xFFFFFE, 5), Time::us(2)), Time::us(2) - Time::ns(500));
+  EXPECT_EQ(t.rtt(psn_add(0xFFFFFE, 2), Time::us(2)), Time::us(2) - Time::ns(200));  // PSN 0
+  EXPECT_EQ(t.rtt(psn_add(0xFFFFFE, 1), Time::us(2)), Time::zero());  // overwritten
+  EXPECT_EQ(t.rtt(psn_add(0xFFFFFE, 6), Time::us(2)), Time::zero());  // not sent
+  t.record(psn_add(0xFFFFFE, 3), Time::ns(900));  // a retransmission is timed afresh
+  EXPECT_EQ(t.rtt(psn_add(0xFFFFFE, 3), Time::us(2)), Time::us(2) - Time::ns(900));
+  EXPECT_FALSE(SendTimes(0).enabled());
 }
 
 TEST(Responder, InOrderGapDuplicate) {

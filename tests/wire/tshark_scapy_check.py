@@ -96,6 +96,11 @@ def check_icrcs_with_scapy(pcap, built, errors):
             if BTH not in p:
                 errors.append(f"frame {n}: scapy finds no BTH")
                 continue
+            # Wireshark 4.0 shows BTH byte 4 as one reserved byte (checked above); scapy
+            # names its bits, so BECN is checked by name here.
+            if p[BTH].becn != (b["byte4"] >> 6) & 1 or p[BTH].fecn != b["byte4"] >> 7:
+                errors.append(f"frame {n} ({b['kind']}): scapy BECN {p[BTH].becn} FECN "
+                              f"{p[BTH].fecn}, built byte 4 0x{b['byte4']:02x}")
             want = p[BTH].compute_icrc(None)
             got = raw[l3 + ip_len - 4:l3 + ip_len]  # the ICRC wire bytes
             if want != got:

@@ -1,0 +1,25 @@
+// A flow's base round-trip time: what its ACKs' RTT samples are with every queue empty,
+// given to the congestion-control algorithm at flow start (rtb_cc_flow_start.base_rtt_ps).
+//
+// The sample is measured as a NIC measures it (cc_algos/README.md, "Feedback"): from the
+// instant a data frame starts on the wire to the instant its ACK has arrived. With empty
+// queues that is, over the flow's path of store-and-forward hops,
+//
+//   sum over hops (serialisation of a full data frame at the link rate + propagation)
+//   + the responder's ACK turnaround (NicTimings::ack_turnaround)
+//   + sum over the same hops back (serialisation of the ACK + propagation)
+//
+// A full data frame is an RDMA WRITE Middle of the sender's path MTU (its 802.1Q tag if
+// the sender tags); frames with a RETH are 16 bytes longer, shorter last frames shorter,
+// so their samples differ from the base by those bytes' serialisation. Over equal-cost
+// paths (ECMP) the shortest is taken; the shipped topologies' equal-cost paths are equal.
+#pragma once
+
+#include "core/units.h"
+#include "scenario/scenario.h"
+
+namespace rtb::testbed {
+
+Time base_rtt(const scenario::Topology& topo, const scenario::Flow& flow);
+
+}  // namespace rtb::testbed
