@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <filesystem>
 
 #include "core/read_file.h"
@@ -62,6 +63,18 @@ void throw_kept(const std::vector<std::string>& errors) {
   if (!message.empty()) throw LoadError{message};
 }
 
+// The name becomes a results folder's name (results/<name>-<time>): one path component that
+// cannot climb out of results/, and printable.
+void check_name(Table& top, const std::string& name) {
+  if (!top.has("name")) return;  // the file's own stem: already one path component
+  const bool control = std::any_of(name.begin(), name.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; });
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos || control ||
+      name.size() > 100) {
+    top.fail_value("name", "is not a folder name: expected 1 to 100 characters without '/' or control "
+                           "characters, not '.' or '..'");
+  }
+}
+
 Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed_override) {
   for (const char* k : {"name", "run", "topology", "host", "switch", "cc", "traffic", "faults", "realtime"}) top.get(k);
   top.finish();
@@ -69,6 +82,7 @@ Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed
   Scenario s;
   s.source = name;
   s.name = top.string("name", path.stem().string());
+  check_name(top, s.name);
   s.run = read_run(top.table("run"), seed_override);
   std::optional<Table> topo_table = top.table("topology");
   if (!topo_table) top.origin().fail_file("topology", "missing: expected a [topology] table with a kind");

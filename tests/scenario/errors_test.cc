@@ -282,6 +282,17 @@ TEST(ScenarioErrors, MaxMemoryIsAutoOrASizeOfAtLeast16MB) {
               HasSubstr("run.max_memory: '1MB' is out of range: expected \"auto\" or a size of at least 16MB"));
 }
 
+// The name becomes the results folder's name: it cannot climb out of results/.
+TEST(ScenarioErrors, ANameThatIsNotOneFolderNameIsRefused) {
+  for (const char* bad : {"../../../../tmp/rt/escaped", "", "..", "a/b"}) {
+    EXPECT_THAT(load_error(std::string("name = \"") + bad + "\"\n" + testing::kSmall),
+                HasSubstr("t.toml:1: name: '" + std::string(bad) + "' is not a folder name: expected 1 to 100 "
+                          "characters without '/'"))
+        << bad;
+  }
+  EXPECT_EQ(load_ok(std::string("name = \"incast-8.1_v2\"\n") + testing::kSmall).name, "incast-8.1_v2");
+}
+
 TEST(ScenarioErrors, UnreadableFile) {
   Expected<Scenario> s = load_scenario("/nonexistent/x.toml");
   ASSERT_FALSE(s.ok());
