@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -33,10 +34,21 @@ bool read_until(int fd, std::string& out, std::chrono::steady_clock::time_point 
 }  // namespace
 
 std::string source_root() { return env_or("ROCETB_SOURCE_ROOT", "."); }
+std::string build_root() { return env_or("ROCETB_BUILD_ROOT", "build"); }
+
+std::pair<int, std::string> run_shell(const std::string& command) {
+  std::string out;
+  FILE* p = ::popen((command + " 2>&1").c_str(), "r");
+  if (p == nullptr) return {-1, "popen failed"};
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, p) != nullptr) out += buf;
+  const int status = ::pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
 
 ChildResult run_rocetb(const std::vector<std::string>& args, std::optional<Signal> signal,
                        std::chrono::seconds timeout) {
-  const std::string binary = env_or("ROCETB_BUILD_ROOT", "build") + "/apps/rocetb";
+  const std::string binary = build_root() + "/apps/rocetb";
   int pipe_fds[2];
   if (::pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
   const auto start = std::chrono::steady_clock::now();

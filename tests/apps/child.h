@@ -6,6 +6,7 @@
 #include <csignal>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rtb::apps::testing {
@@ -29,5 +30,11 @@ ChildResult run_rocetb(const std::vector<std::string>& args, std::optional<Signa
                        std::chrono::seconds timeout = std::chrono::seconds(120));
 
 std::string source_root();
+// ROCETB_BUILD_ROOT, else "build".
+std::string build_root();
+
+// Runs `command` with /bin/sh (stdout and stderr together): its exit status (-1 when it did
+// not exit normally) and its output. For tests that need a pipeline or `&`.
+std::pair<int, std::string> run_shell(const std::string& command);
 
 }  // namespace rtb::apps::testing

@@ -4,9 +4,6 @@
 
 #include <unistd.h>
 
-#include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -14,29 +11,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/apps/child.h"
+
 namespace {
 
-std::string env(const char* name) {
-  const char* v = std::getenv(name);
-  return v != nullptr ? v : ".";
-}
-
-std::pair<int, std::string> shell(const std::string& command) {
-  std::string out;
-  FILE* p = popen((command + " 2>&1").c_str(), "r");
-  if (p == nullptr) return {-1, "popen failed"};
-  std::array<char, 4096> buf;
-  while (fgets(buf.data(), buf.size(), p) != nullptr) out += buf.data();
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::string rocetb() { return env("ROCETB_BUILD_ROOT") + "/apps/rocetb"; }
+using rtb::apps::testing::run_shell;
+std::string rocetb() { return rtb::apps::testing::build_root() + "/apps/rocetb"; }
 
 // What the build stamped in: `git describe` of the source tree (as it is now: build after
 // committing), or "unknown" outside git.
 std::string expected_commit() {
-  auto [rc, out] = shell("git -C " + env("ROCETB_SOURCE_ROOT") + " describe --always --dirty");
+  auto [rc, out] = run_shell("git -C " + rtb::apps::testing::source_root() + " describe --always --dirty");
   if (rc != 0) return "unknown";
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
@@ -65,7 +50,7 @@ senders = 2
 }
 
 TEST(Command, VersionNamesTheReleaseTheCommitAndDpdk) {
-  const auto [rc, out] = shell(rocetb() + " --version");
+  const auto [rc, out] = run_shell(rocetb() + " --version");
   EXPECT_EQ(rc, 0) << out;
   EXPECT_NE(out.find("rocetb 0."), std::string::npos) << out;
   EXPECT_NE(out.find("(commit " + expected_commit() + ", DPDK "), std::string::npos) << out;
@@ -73,7 +58,7 @@ TEST(Command, VersionNamesTheReleaseTheCommitAndDpdk) {
 
 TEST(Command, RunJsonHasTheCommit) {
   const std::string dir = scratch();
-  const auto [rc, out] = shell("cd " + dir + " && " + rocetb() + " run tiny.toml --out r");
+  const auto [rc, out] = run_shell("cd " + dir + " && " + rocetb() + " run tiny.toml --out r");
   ASSERT_EQ(rc, 0) << out;
   std::ifstream f(dir + "/r/run.json");
   const nlohmann::json run = nlohmann::json::parse(f);
@@ -84,7 +69,7 @@ TEST(Command, RunJsonHasTheCommit) {
 TEST(Command, RunsStartedTogetherWriteSeparateFoldersNamedAfterTheirOverrides) {
   const std::string dir = scratch();
   const std::string run = rocetb() + " run tiny.toml --seed 3 --set run.sample_interval=\\\"10us\\\" > /dev/null";
-  const auto [rc, out] = shell("cd " + dir + " && (" + run + " & " + run + " & " + run + " & wait) && ls results");
+  const auto [rc, out] = run_shell("cd " + dir + " && (" + run + " & " + run + " & " + run + " & wait) && ls results");
   ASSERT_EQ(rc, 0) << out;
   std::set<std::string> folders;
   for (const auto& e : std::filesystem::directory_iterator(dir + "/results")) {
