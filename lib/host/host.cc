@@ -150,7 +150,7 @@ void Host::poll(Time now) {
 }
 
 Time Host::next_deadline() const {
-  Time t = std::min({timers_.next(), pacer_next_, next_storm_});
+  Time t = std::min({timers_.next(), pacer_deadline(), next_storm_});
   if (!delayed_acks_.empty()) t = std::min(t, delayed_acks_.front().ready);
   if (!delayed_cnps_.empty()) t = std::min(t, delayed_cnps_.front().ready);
   if (!delayed_reactions_.empty()) t = std::min(t, delayed_reactions_.front().ready);
@@ -159,6 +159,18 @@ Time Host::next_deadline() const {
     t = std::min(t, port_ready_at(*port));
   }
   return t;
+}
+
+// A flow the pacer releases can start no sooner than its port's wire is free: releasing it
+// earlier only moves it into the arbiter ring sooner. So the pacer alone makes the host due
+// no earlier than the first moment a wire is free, and a line-rate host is polled once per
+// frame, not once for the release and once for the wire. Nothing is lost by the wait: a
+// poll made for anything else (an arrival, a timer) polls the pacer first (fire_timers), so
+// the flows due by then are released in the same order before any frame is chosen.
+Time Host::pacer_deadline() const {
+  Time wire_free = Time::never();
+  for (const auto& port : ports_) wire_free = std::min(wire_free, port->links.tx->free_at());
+  return std::max(pacer_next_, wire_free);
 }
 
 // The pacer files a flow relative to its cursor, which its poll() moves to `now`; a flow

@@ -91,6 +91,7 @@ class Host final : public runtime::Stage {
   QueuePair* lookup(uint32_t dest_qpn);
   // timers and the rate limiter (host.cc)
   void fire_timers(Time now);
+  Time pacer_deadline() const;
   void catch_up_pacer(Time now);
   void to_rings(size_t released);
   void on_cnp_reaction(QueuePair& qp, Time now);
