@@ -1,7 +1,9 @@
 // rocetb bench MODE [options] [--json]
 //
 // The software itself at speed (lib/bench/README.md): `tx` host TX stages into net_null,
-// `loop` a scenario's closed loop in realtime, `sim` the virtual-time speed of a scenario. Each mode prints a table, or with --json one
+// `rx` a preloaded source into a host's receive path, `switch` a preloaded source through
+// one switch stage, `loop` a scenario's closed loop in realtime, `sim` the virtual-time
+// speed of a scenario. Each mode prints a table, or with --json one
 // JSON object, and fails (exit 1) when a pool did not get every mbuf back.
 #include <fmt/format.h>
 
@@ -14,6 +16,7 @@
 #include "apps/commands.h"
 #include "bench/bench_eal.h"
 #include "bench/loop_bench.h"
+#include "bench/rx_bench.h"
 #include "bench/sim_bench.h"
 #include "bench/switch_bench.h"
 #include "bench/tx_bench.h"
@@ -36,6 +39,7 @@ struct BenchArgs {
   bench::SimOptions sim;
   bench::LoopOptions loop;
   bench::SwitchOptions sw;
+  bench::RxOptions rx;
 };
 
 int print(const Expected<bench::BenchReport>& r, bool json) {
@@ -199,6 +203,46 @@ void add_switch(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
   sw->add_flag("--json", a->json, "print one JSON object instead of the table");
 }
 
+int run_rx(BenchArgs& a) {
+  auto c = parse_common(a);
+  if (!c) return print(Error{c.error().message}, false);
+  const auto& lcores = c->lcores;
+  if (lcores.size() != 1) return print(Error{"--lcores: bench rx runs on one lcore"}, false);
+  a.rx.duration = c->duration;
+  a.rx.rate = c->rate;
+  a.rx.catch_up = c->catch_up;
+  a.rx.lcore = lcores.front();
+  if (Status s = bench::check_rx(a.rx); !s) return print(Error{s.message()}, false);
+  if (Status s = bench::start_bench_eal("rocetb-bench", lcores, bench::rx_pool_bytes(a.rx)); !s) {
+    return print(Error{s.message()}, false);
+  }
+  const int rc = print(bench::run_rx(a.rx), a.json);
+  (void)runtime::stop_eal();
+  return rc;
+}
+
+void add_rx(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
+  CLI::App* rx = bench.add_subcommand(
+      "rx", "frames from a preloaded net_pcap source into one host's receive path, ICRC checked");
+  rx->add_option("--qps", a->rx.qps, "receiving QPs, the source's frames round them (1 .. 65536)")
+      ->capture_default_str();
+  rx->add_option("--payload", a->rx.payload, "RoCE path MTU: payload bytes per frame (256 .. 4096)")
+      ->capture_default_str();
+  rx->add_option("--frames", a->rx.frames, "frames in the source capture, replayed endlessly (qps .. 65536)")
+      ->capture_default_str();
+  rx->add_option("--ack-every", a->rx.ack_every, "frames of a QP per AckReq (0: no ACKs)")->capture_default_str();
+  rx->add_flag("!--no-icrc-check", a->rx.check_icrc, "do not verify received ICRCs");
+  rx->add_option("--burst", a->rx.burst, "catch-up polls per loop iteration")
+      ->check(CLI::Range(1u, 1024u))
+      ->capture_default_str();
+  rx->add_option("--catch-up", a->catch_up, "how far behind the clock the host may run")->capture_default_str();
+  rx->add_option("--lcores", a->lcores, "the lcore (one)")->capture_default_str();
+  rx->add_option("--keep-capture", a->rx.keep_capture, "write the source capture to this file and keep it");
+  rx->add_option("--seconds", a->duration, "how long to run (a time: 1s, 200ms)")->capture_default_str();
+  rx->add_option("--rate", a->rate, "the host's wire rate")->capture_default_str();
+  rx->add_flag("--json", a->json, "print one JSON object instead of the table");
+}
+
 void add_tx(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
   CLI::App* tx = bench.add_subcommand("tx", "host TX stages into net_null: frames/s, Gb/s, ns/frame");
   tx->add_option("--qps", a->tx.qps, "queue pairs over all hosts (1 .. 10^7)")->capture_default_str();
@@ -233,15 +277,17 @@ void add_sim(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
 
 Command add_bench_command(CLI::App& app) {
   auto args = std::make_shared<BenchArgs>();
-  CLI::App* bench = app.add_subcommand("bench", "measure rocetb itself: tx, switch, loop, sim");
+  CLI::App* bench = app.add_subcommand("bench", "measure rocetb itself: tx, rx, switch, loop, sim");
   bench->require_subcommand(1);
   add_tx(*bench, args);
+  add_rx(*bench, args);
   add_switch(*bench, args);
   add_loop(*bench, args);
   add_sim(*bench, args);
   return [args, bench] {
     if (bench->got_subcommand("tx")) return run_tx(*args);
     if (bench->got_subcommand("loop")) return run_loop(*args);
+    if (bench->got_subcommand("rx")) return run_rx(*args);
     if (bench->got_subcommand("switch")) return run_switch(*args);
     return run_sim(*args);
   };

@@ -6,6 +6,7 @@ namespace rtb::cc {
 
 std::optional<std::string> contract_breach(const Algorithm& algorithm, std::string_view hook,
                                            const Decision& d, Time now, Rate line_rate) {
+  if (!breaks_contract(d, now, line_rate)) return std::nullopt;
   std::string what;
   if (d.rate.bps() == 0) {
     what = fmt::format("rate_bps 0; expected 1..{} (the port's line rate)", line_rate.bps());

@@ -22,6 +22,14 @@
 
 namespace rtb::cc {
 
+// Whether `d` breaks the contract: the check the datapath makes on every decision,
+// inline and without building anything.
+inline bool breaks_contract(const Decision& d, Time now, Rate line_rate) {
+  return d.rate.bps() == 0 || d.rate > line_rate ||
+         (!d.next_deadline.is_never() && d.next_deadline <= now) ||
+         (d.window && d.window->count() == 0);
+}
+
 // nullopt when `d` keeps the contract; else the message (allocates only then).
 std::optional<std::string> contract_breach(const Algorithm& algorithm, std::string_view hook,
                                            const Decision& d, Time now, Rate line_rate);

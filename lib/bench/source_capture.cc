@@ -15,9 +15,18 @@
 
 namespace rtb::bench {
 
-Expected<uint32_t> write_source_capture(const std::string& path, uint32_t frames, uint32_t payload) {
-  auto flow = wire::FlowTemplate::make(wire::sample_requester_spec());
-  if (!flow) return Error{flow.error().message};
+Expected<uint32_t> write_source_capture(const std::string& path, uint32_t frames, uint32_t payload,
+                                        uint32_t qps, uint32_t ack_every) {
+  if (qps == 0) return Error{"internal error: a source capture of 0 QPs"};
+  std::vector<wire::FlowTemplate> flows;
+  for (uint32_t q = 0; q < qps; ++q) {
+    wire::FlowSpec spec = wire::sample_requester_spec();
+    spec.dst_qpn = kSourceFirstQpn + q;
+    spec.src_qpn = kSourcePeerQpn + q;
+    auto flow = wire::FlowTemplate::make(spec);
+    if (!flow) return Error{flow.error().message};
+    flows.push_back(std::move(flow).value());
+  }
   std::unique_ptr<pcap_t, decltype(&pcap_close)> dead(pcap_open_dead(DLT_EN10MB, 65'535), &pcap_close);
   if (!dead) return Error{"libpcap: pcap_open_dead failed"};
   std::unique_ptr<pcap_dumper_t, decltype(&pcap_dump_close)> out(pcap_dump_open(dead.get(), path.c_str()),
@@ -28,8 +37,10 @@ Expected<uint32_t> write_source_capture(const std::string& path, uint32_t frames
   for (uint32_t i = 0; i < frames; ++i) {
     uint8_t* body = buf.data() + wire::kMaxHeaderBytes;
     wire::write_payload_pattern(body, payload + 64);
-    const wire::DataFields f{wire::op::kWriteMiddle, i, payload, false, false, wire::Ecn::Ect0, {}, 0};
-    const wire::FrameSpan s = flow->build_data(f, body);
+    const uint32_t psn = i / qps;
+    const bool ack_req = ack_every > 0 && psn % ack_every == ack_every - 1;
+    const wire::DataFields f{wire::op::kWriteMiddle, psn, payload, ack_req, false, wire::Ecn::Ect0, {}, 0};
+    const wire::FrameSpan s = flows[i % qps].build_data(f, body);
     if (!s.ok()) return Error{fmt::format("internal error: the wire layer refused a {} B WRITE frame", payload)};
     pcap_pkthdr h{};
     h.ts.tv_usec = static_cast<suseconds_t>(i);

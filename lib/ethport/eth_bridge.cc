@@ -89,6 +89,7 @@ void EthBridge::receive(Time now) {
       const int64_t begin = std::max<int64_t>(0, wire::payload_offset(frame, 0));
       wire::mark_payload_dirty(frame, static_cast<uint32_t>(begin), static_cast<uint32_t>(end));
     }
+    if (rx_rewrite_ != nullptr) rx_rewrite_(rx_rewrite_context_, frame);
     inbound_->deliver(now, frame);
     ++counters_.rx_frames;
   }

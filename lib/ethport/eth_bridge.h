@@ -25,6 +25,7 @@
 //   b.poll(now);                 // on the lcore that owns the port's queues
 //   b.counters().tx_frames; ...  // counted where frames cross the port
 //   b.drain();                   // end of run: frees the held frames
+//   b.set_rx_rewrite(fn, ctx);   // fn(ctx, frame) on each received frame before delivery
 #pragma once
 
 #include <array>
@@ -64,6 +65,15 @@ class EthBridge final : public runtime::Stage {
   Time next_deadline() const override { return Time::zero(); }
   bool polled_at_now_only() const override { return true; }  // a PMD's time is the clock's
 
+  // Called on every received frame the bridge delivers, before it is delivered (a
+  // benchmark renumbers a replayed capture's frames here: bench/psn_renumber.h). One
+  // indirect call per frame when set; none otherwise.
+  using RxRewrite = void (*)(void* context, rte_mbuf* frame);
+  void set_rx_rewrite(RxRewrite fn, void* context) {
+    rx_rewrite_ = fn;
+    rx_rewrite_context_ = context;
+  }
+
   const BridgeCounters& counters() const { return counters_; }
   uint32_t held() const { return held_count_; }  // frames refused by the port, waiting
   // Frees the held frames (end of a run); returns how many.
@@ -83,6 +93,8 @@ class EthBridge final : public runtime::Stage {
   uint16_t held_first_ = 0;
   uint16_t held_count_ = 0;
   std::array<rte_mbuf*, kBurst> rx_burst_{};
+  RxRewrite rx_rewrite_ = nullptr;
+  void* rx_rewrite_context_ = nullptr;
   BridgeCounters counters_;
 };
 

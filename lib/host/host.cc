@@ -100,6 +100,7 @@ Host::Host(const HostConfig& config, std::vector<PortLinks> links, const cc::Con
     ports_.push_back(std::move(port));
   }
   qps_.reserve(max_qps);
+  ring_place_.reserve(max_qps);
   parse_options_.check_icrc = config.check_icrc;
   if (config.pfc_storm.enabled()) next_storm_ = config.pfc_storm.start;
 }
@@ -126,6 +127,7 @@ Expected<uint32_t> Host::add_qp(const QpSpec& spec) {
   auto cnp = make_template(port, spec, qpn, np_.cnp_dscp(), np_.cnp_pcp(), uint16_t{0});
   if (!cnp) return Error{fmt::format("host {}: QP {}: {}", name(), index, cnp.error().message)};
   const uint32_t send_times = cc_.algorithm().needs(cc::Feedback::kRtt) ? kSendTimesLog2 : 0;
+  ring_place_.push_back(RingPlace{static_cast<uint8_t>(spec.port), spec.priority, false});
   qps_.push_back(std::make_unique<QueuePair>(index, qpn, spec, std::move(data).value(),
                                              std::move(cnp).value(), send_times));
   return index;
@@ -134,7 +136,7 @@ Expected<uint32_t> Host::add_qp(const QpSpec& spec) {
 void Host::post(uint32_t qp, uint64_t bytes, Time start) {
   qps_[qp]->requester.post(bytes, start);
   const Time pending = timers_.deadline(qp * kTimerKinds + kStart);
-  if (!qps_[qp]->in_ring && start < pending) timers_.set(qp * kTimerKinds + kStart, start);
+  if (!ring_place_[qp].in_ring && start < pending) timers_.set(qp * kTimerKinds + kStart, start);
 }
 
 void Host::poll(Time now) {
@@ -190,9 +192,9 @@ void Host::catch_up_pacer(Time now) {
 // Flows the pacer released wait in their port's arbiter ring.
 void Host::to_rings(size_t released) {
   for (size_t i = 0; i < released; ++i) {
-    QueuePair& qp = *qps_[released_[i]];
-    qp.in_ring = true;
-    ports_[qp.spec.port]->ring.push(qp.spec.priority, qp.index);
+    RingPlace& place = ring_place_[released_[i]];
+    place.in_ring = true;
+    ports_[place.port]->ring.push(place.priority, released_[i]);
   }
 }
 
@@ -262,9 +264,7 @@ void Host::on_cnp_reaction(QueuePair& qp, Time now) {
 // frame's remaining gap), the window, and the algorithm's next timer.
 void Host::apply(QueuePair& qp, const cc::Decision& d, Time now, const char* hook) {
   const Rate line = ports_[qp.spec.port]->links.tx->config().rate;
-  if (auto breach = cc::contract_breach(cc_.algorithm(), hook, d, now, line)) {
-    stop_on_breach(*breach);
-  }
+  if (cc::breaks_contract(d, now, line)) stop_on_breach(*cc::contract_breach(cc_.algorithm(), hook, d, now, line));
   if (d.rate != qp.rate) {
     qp.rate = d.rate;
     pacer_.set_rate(qp.index, d.rate, now);
@@ -280,7 +280,7 @@ void Host::apply(QueuePair& qp, const cc::Decision& d, Time now, const char* hoo
 // gathers no credit) and, if a message is still to start, arms the start timer.
 void Host::refresh(QueuePair& qp, Time now) {
   const uint32_t start_id = qp.index * kTimerKinds + kStart;
-  if (qp.in_ring) return;
+  if (ring_place_[qp.index].in_ring) return;
   if (!qp.requester.has_frame(now)) {
     pacer_.block(qp.index);
     pacer_moved();

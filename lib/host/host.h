@@ -107,6 +107,7 @@ class Host final : public runtime::Stage {
   void storm(Time now);
   bool send_data(Port& port, Time now);
   bool send_frame(QueuePair& qp, Port& port, Time now);
+  void prefetch(uint32_t qp_index) const;
   Time port_ready_at(const Port& port) const;
   void pacer_moved() { pacer_moved_ = true; }
 
@@ -126,6 +127,15 @@ class Host final : public runtime::Stage {
   bool pacer_moved_ = false;
   std::vector<std::unique_ptr<Port>> ports_;
   std::vector<std::unique_ptr<QueuePair>> qps_;
+  // Where each QP waits for the arbiter, apart from the QP: the pacer releases flows that
+  // are served many frames later, and filing one in its ring then touches these 4 bytes,
+  // not the QP's cache lines.
+  struct RingPlace {
+    uint8_t port = 0;
+    uint8_t priority = 0;
+    bool in_ring = false;  // released by the pacer, waiting in its port's arbiter ring
+  };
+  std::vector<RingPlace> ring_place_;
   uint32_t max_qps_;
   IndexedMinHeap timers_;
   ControlQueue delayed_acks_;       // waiting for the ACK turnaround

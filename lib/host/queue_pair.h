@@ -38,7 +38,6 @@ struct QueuePair {
   bool cc_started = false;
   Rate rate;
   std::optional<Bytes> window;
-  bool in_ring = false;  // released by the pacer, waiting in its port's arbiter ring
   QpCounters counters;
 };
 
