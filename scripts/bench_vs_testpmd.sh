@@ -9,10 +9,13 @@
 #   switch  rocetb bench switch (a capture of RDMA WRITE frames replayed by net_pcap with
 #        infinite_rx, through one switch stage: classify, MMU, WRED, PFC, scheduler)
 #        beside  dpdk-testpmd --forward-mode=io from the same net_pcap source to net_null
+#   rx   rocetb bench rx (a capture of RDMA WRITE frames of QPS QPs replayed by net_pcap with
+#        infinite_rx into one host's receive path: PSNs renumbered, parse, full ICRC check,
+#        responders) beside the same testpmd io forwarding of that capture
 #
 # Usage: scripts/bench_vs_testpmd.sh [ROUNDS (3)] [SECONDS per run (2)]
 # Environment: ROCETB_BUILD (default build/), LCORE (default 1), QPS (default 1000),
-#   PAYLOAD (default 1024: 1082-byte frames), MODES (default "tx switch").
+#   PAYLOAD (default 1024: 1082-byte frames), MODES (default "tx rx switch").
 # Timings on a shared machine vary by a factor; alternating the tools in one invocation
 # is what makes the ratio meaningful. Not part of the test suite (it measures).
 set -euo pipefail
@@ -23,7 +26,7 @@ SECS=${2:-2}
 LCORE=${LCORE:-1}
 QPS=${QPS:-1000}
 PAYLOAD=${PAYLOAD:-1024}
-MODES=${MODES:-tx switch}
+MODES=${MODES:-tx rx switch}
 BUILD=${ROCETB_BUILD:-build}
 ROCETB="$BUILD/apps/rocetb"
 WORK=$(mktemp -d /tmp/bench_vs_testpmd.XXXXXX)
@@ -54,6 +57,7 @@ rocetb_fps() {
   case $mode in
     tx) extra=(--qps "$QPS") ;;
     switch) extra=(--keep-capture "$WORK/source.pcap") ;;
+    rx) extra=(--qps "$QPS" --keep-capture "$WORK/source.pcap") ;;
   esac
   "$ROCETB" bench "$mode" --lcores "$LCORE" "${extra[@]}" --payload "$PAYLOAD" --seconds "${SECS}s" --json \
     > "$WORK/rocetb.json" 2> "$WORK/rocetb.err" || die "rocetb bench $mode failed: $(cat "$WORK/rocetb.err")"
@@ -116,7 +120,7 @@ testpmd_pps() {
 stats() { sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2;
                                              printf "%.3f %.3f %.3f\n", m / 1e6, v[1] / 1e6, v[NR] / 1e6 }'; }
 
-declare -A PEER_FWD=([tx]=txonly [switch]=io)
+declare -A PEER_FWD=([tx]=txonly [rx]=io [switch]=io)
 : > "$WORK/table"
 for mode in $MODES; do
   [ -n "${PEER_FWD[$mode]:-}" ] || die "mode '$mode': expected one of ${!PEER_FWD[*]}"
