@@ -14,12 +14,7 @@ namespace rtb::analyze {
 
 wire::CrcPath use_fast_crc_without_eal() {
   if (rte_vect_get_max_simd_bitwidth() == 0) (void)rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_256);
-  // Asked for by name: asking for AVX-512 first makes DPDK log its refusal.
-#if defined(RTE_ARCH_X86)
-  return wire::set_crc_path(wire::CrcPath::Sse42);
-#else
-  return wire::set_fastest_crc_path();
-#endif
+  return wire::set_fastest_crc_path();  // avx512 where the CPU has it, else sse42
 }
 
 }  // namespace rtb::analyze

@@ -4,9 +4,9 @@
 // bit width allows it, and that width is 0 until rte_eal_init sets its default (256). The
 // analyzer needs no EAL, so it sets the same default itself through
 // rte_vect_set_max_simd_bitwidth, which only writes that setting, and then asks for the
-// SSE4.2 path on x86-64, the fastest elsewhere (wire/crc_path.h). The analyzer then runs
-// about twice as fast on small RoCE frames; the results are identical (the wire tests run
-// every path).
+// fastest path (wire/crc_path.h: AVX-512/VPCLMULQDQ where the CPU has it, else SSE4.2 on
+// x86-64). The analyzer then runs about twice as fast on small RoCE frames; the results
+// are identical (the wire tests run every path).
 #pragma once
 
 #include "wire/crc_path.h"

@@ -105,7 +105,17 @@ CrcPath set_fastest_crc_path() {
 #if defined(RTE_ARCH_ARM64)
   return set_crc_path(CrcPath::Neon);
 #else
-  return set_crc_path(CrcPath::Avx512);
+  // The EAL caps SIMD at 256 bits unless started with --force-max-simd-bitwidth; on a CPU
+  // with every AVX-512 feature the avx512 handler needs, the cap is raised to 512 (a user's
+  // forced value is kept: the call then fails with -EPERM and the cap stays).
+  // Each path is asked for only when usable: DPDK logs a refusal otherwise.
+  if (avx512_usable(RTE_VECT_SIMD_512)) {
+    if (rte_vect_get_max_simd_bitwidth() < RTE_VECT_SIMD_512) {
+      (void)rte_vect_set_max_simd_bitwidth(RTE_VECT_SIMD_512);
+    }
+    if (avx512_usable(rte_vect_get_max_simd_bitwidth())) return set_crc_path(CrcPath::Avx512);
+  }
+  return set_crc_path(CrcPath::Sse42);
 #endif
 }
 

@@ -6,8 +6,9 @@
 //   sse42   SSE4.2/PCLMULQDQ folding, 16 bytes per step; x86-64 with PCLMULQDQ and an EAL
 //           max SIMD bitwidth >= 128 (the EAL's default is 256)
 //   avx512  AVX-512/VPCLMULQDQ folding, 64 bytes per step; AVX512F/BW/DQ/VL, PCLMULQDQ,
-//           VPCLMULQDQ and a max SIMD bitwidth >= 512, which the EAL only allows when
-//           started with --force-max-simd-bitwidth=512
+//           VPCLMULQDQ and a max SIMD bitwidth >= 512 (the EAL's default cap is 256:
+//           set_fastest_crc_path raises it to 512 on a CPU that has all of these, unless
+//           the EAL was started with --force-max-simd-bitwidth, which it keeps)
 //   neon    NEON/PMULL, arm64 with PMULL and a bitwidth >= 128
 // and falls back (avx512 -> sse42 -> scalar, neon -> scalar) when a requirement is
 // missing. rte_net_crc_set_alg says nothing about what it picked, so set_crc_path
@@ -36,7 +37,9 @@ void crc_path_init();
 CrcPath set_crc_path(CrcPath wanted);
 
 // The fastest path DPDK has for this architecture, asked for: avx512 on x86-64 (it
-// falls back to sse42), neon on arm64. Needs the EAL running for anything but scalar.
+// falls back to sse42; the EAL's SIMD cap is raised to 512 bits for it where the CPU has
+// AVX-512 and VPCLMULQDQ, which DPDK's PMDs started later may also use), neon on arm64.
+// Needs the EAL running for anything but scalar.
 CrcPath set_fastest_crc_path();
 
 // The path in use (scalar until a set_ call chose another).

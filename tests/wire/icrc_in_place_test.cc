@@ -174,13 +174,19 @@ TEST(CrcPath, NamesAndScalarOnRequest) {
   set_fastest_crc_path();
 }
 
-// The EAL's default max SIMD bitwidth (256 on x86) rules AVX-512 out; SSE4.2/PCLMULQDQ is
-// the fastest then, wherever the CPU has PCLMULQDQ.
-TEST(CrcPath, FastestUnderTheDefaultEalIsSse42WhereTheCpuHasPclmulqdq) {
+// The fastest path rte_net_crc has: AVX-512/VPCLMULQDQ where the CPU has every feature
+// its handler needs (the EAL's default SIMD cap of 256 bits is raised for it), else
+// SSE4.2/PCLMULQDQ wherever the CPU has PCLMULQDQ.
+TEST(CrcPath, TheFastestIsAvx512WhereTheCpuHasItElseSse42) {
 #if defined(RTE_ARCH_X86_64)
-  const bool pclmul = rte_cpu_get_flag_enabled(RTE_CPUFLAG_PCLMULQDQ) > 0;
-  EXPECT_EQ(set_fastest_crc_path(), pclmul ? CrcPath::Sse42 : CrcPath::Scalar);
-  EXPECT_EQ(crc_path(), pclmul ? CrcPath::Sse42 : CrcPath::Scalar);
+  auto has = [](rte_cpu_flag_t f) { return rte_cpu_get_flag_enabled(f) > 0; };
+  const bool pclmul = has(RTE_CPUFLAG_PCLMULQDQ);
+  const bool avx512 = pclmul && has(RTE_CPUFLAG_AVX512F) && has(RTE_CPUFLAG_AVX512BW) &&
+                      has(RTE_CPUFLAG_AVX512DQ) && has(RTE_CPUFLAG_AVX512VL) &&
+                      has(RTE_CPUFLAG_VPCLMULQDQ);
+  const CrcPath want = avx512 ? CrcPath::Avx512 : pclmul ? CrcPath::Sse42 : CrcPath::Scalar;
+  EXPECT_EQ(set_fastest_crc_path(), want);
+  EXPECT_EQ(crc_path(), want);
 #else
   GTEST_SKIP() << "x86-64 only";
 #endif
