@@ -18,6 +18,7 @@
 #include "realtime/tsc_clock.h"
 #include "runtime/pool/mbuf_pool_set.h"
 #include "runtime/wire_link.h"
+#include "wire/crc_path.h"
 #include "wire/frame_samples.h"
 #include "wire/payload_pattern.h"
 
@@ -191,7 +192,8 @@ Expected<BenchReport> run_rx(const RxOptions& o) {
   rep.config = {{"qps", o.qps}, {"payload_bytes", o.payload}, {"frames_in_capture", o.frames},
                 {"ack_every", o.ack_every}, {"check_icrc", o.check_icrc}, {"burst", o.burst},
                 {"catch_up_ns", o.catch_up.ps() / 1000}, {"lcore", o.lcore},
-                {"seconds", o.duration.s_f()}, {"rate_gbps", o.rate.bps() / 1e9}};
+                {"seconds", o.duration.s_f()}, {"rate_gbps", o.rate.bps() / 1e9},
+                {"icrc_crc_path", wire::crc_path_name(wire::crc_path())}};
   // The receiver runs no congestion control of its own (it only sends ACKs).
   cc::Registry registry = cc::Registry::with_builtins();
   auto algorithm = registry.resolve("fixed_rate");

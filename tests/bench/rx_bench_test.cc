@@ -34,6 +34,7 @@ TEST(RxBench, EveryReplayedFrameIsAcceptedInSequenceWithItsIcrcChecked) {
   EXPECT_EQ(source["renumbered"].get<double>(), frames);
   EXPECT_EQ(source["not_renumbered"].get<uint64_t>(), 0u);
   EXPECT_EQ(r->config["check_icrc"].get<bool>(), true);
+  EXPECT_NE(r->config["icrc_crc_path"].get<std::string>(), "");  // the path the EAL start chose
 }
 
 TEST(RxBench, FramesThatAskForAnAckAreAnsweredIntoTheSink) {
