@@ -78,17 +78,5 @@ TEST(AqmSettings, AStepThresholdAboveXoffIsWarned) {
   EXPECT_THAT(s.warnings.front(), HasSubstr("PFC will fire before ECN can act"));
 }
 
-// Unknown [cc.params] keys are reported at their own line even when the algorithm's
-// message lists valid keys that the file also sets (here t_high_ns, on an earlier line).
-TEST(AqmSettings, UnknownCcParameterOfANewAlgorithmIsAtItsLine) {
-  const std::string e = load_error(std::string(kSmall) + R"([cc]
-algorithm = "timely"
-[cc.params]
-t_high_ns = 400000
-t_low_us = 5
-)");
-  EXPECT_THAT(e, StartsWith("t.toml:9: cc.params.t_low_us: timely: unknown parameter 't_low_us'"));
-}
-
 }  // namespace
 }  // namespace rtb::scenario
