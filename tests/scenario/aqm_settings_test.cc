@@ -16,7 +16,8 @@ using testing::load_ok;
 const sw::SwitchConfig& config(const Scenario& s) { return s.topology.switches[0].config; }
 
 TEST(AqmSettings, WredByDefaultOnTheLosslessQueues) {
-  const sw::SwitchConfig& c = config(load_ok(kSmall));
+  const Scenario s = load_ok(kSmall);
+  const sw::SwitchConfig& c = config(s);
   for (int q = 0; q < sw::kPriorities; ++q) {
     EXPECT_EQ(c.wred[q].has_value(), q == 3 || q == 4) << q;
     EXPECT_FALSE(c.aqm[q].has_value()) << q;
@@ -55,7 +56,8 @@ beta = 12500
 }
 
 TEST(AqmSettings, NoneTurnsAQueuesMarkingOff) {
-  const sw::SwitchConfig& c = config(load_ok(std::string(kSmall) + "[switch]\naqm_by_queue = { \"3\" = \"none\" }\n"));
+  const Scenario s = load_ok(std::string(kSmall) + "[switch]\naqm_by_queue = { \"3\" = \"none\" }\n");
+  const sw::SwitchConfig& c = config(s);
   EXPECT_FALSE(c.wred[3].has_value() || c.aqm[3].has_value());
   EXPECT_TRUE(c.wred[4].has_value());
 }
