@@ -125,5 +125,19 @@ TEST(AlgorithmsWithAqm, DctcpWithStepMarkingHoldsTheQueueNearK) {
   EXPECT_GT(o.goodput_gbps, 90.0);
 }
 
+// PIE (RFC 8033) at data-centre scale (QDELAY_REF 20 us, updates every 10 us, alpha and beta
+// scaled up by 10^5) holds DCQCN's queue near its delay target (20 us is 250 KB at 100 Gb/s),
+// where WRED's ramp (150 KB to 1.2 MB at 5 %) lets it stand at about 1.4 MB.
+TEST(AlgorithmsWithAqm, DcqcnWithPieHoldsTheQueueNearTheDelayTarget) {
+  const Outcome o = outcome(incast("dcqcn", {"switch.aqm=\"pie\"", "switch.pie.qdelay_ref=\"20us\"",
+                                             "switch.pie.t_update=\"10us\"", "switch.pie.max_burst=\"20us\"",
+                                             "switch.pie.alpha=12500", "switch.pie.beta=125000"}));
+  EXPECT_GT(o.marked, 0u);
+  EXPECT_GT(o.cnp_sent, 0u);
+  EXPECT_EQ(o.pfc_frames, 0u);
+  EXPECT_LT(o.queue_p99, 600'000u);
+  EXPECT_GT(o.goodput_gbps, 90.0);
+}
+
 }  // namespace
 }  // namespace rtb::testbed
