@@ -34,7 +34,7 @@ void Pie::update(Time qdelay) {
   double p = p_.alpha_hz * (seconds(qdelay) - seconds(p_.qdelay_ref)) +
              p_.beta_hz * (seconds(qdelay) - seconds(qdelay_old_));
   p = auto_tune(p, drop_prob_);
-  if (drop_prob_ >= 0.1 && p > 0.02) p = 0.02;
+  if (drop_prob_ >= 0.1 && p > 0.02) p = 0.02;  // §5.5
   drop_prob_ += p;
   if (qdelay == Time::zero() && qdelay_old_ == Time::zero()) drop_prob_ *= 0.98;
   drop_prob_ = std::clamp(drop_prob_, 0.0, 1.0);
@@ -46,7 +46,7 @@ void Pie::update(Time qdelay) {
 
 void Pie::catch_up(uint64_t queue_bytes, Time now) {
   if (now < next_update_) return;
-  const Time qdelay = drain_.time_for(Bytes(queue_bytes));  // Little's law, §5.2
+  const Time qdelay = drain_.time_for(Bytes(queue_bytes));  // Little's law, §4.3
   while (next_update_ <= now) {
     update(qdelay);
     next_update_ += p_.t_update;

@@ -1,13 +1,13 @@
 // PIE, Proportional Integral controller Enhanced (RFC 8033), on one egress queue, with
 // ECN marking as RFC 8033 §5.1 allows, in rocetb's terms:
 //
-// - the queue delay is estimated by Little's law at the port's drain rate (RFC 8033 §5.2:
-//   qdelay = queue bytes / departure rate; the rate here is the port's line or shaper rate,
-//   which is the departure rate while the queue is served and not paused);
+// - the queue delay is estimated by Little's law (§4.3: qdelay = queue bytes / dequeue
+//   rate), with the port's line or shaper rate as the dequeue rate (the rate while the
+//   queue is served and not paused) in place of §5.2's measured one;
 // - every t_update (§4.2):
 //     p = alpha·(qdelay − QDELAY_REF) + beta·(qdelay − qdelay_old)    (delays in seconds)
 //     p scaled down while drop_prob is small (÷2048 below 1e-6 … ÷2 below 0.1);
-//     p ≤ 0.02 once drop_prob ≥ 0.1;  drop_prob += p;
+//     p ≤ 0.02 once drop_prob ≥ 0.1 (§5.5);  drop_prob += p;
 //     drop_prob ×= 0.98 when qdelay and qdelay_old are both 0;  drop_prob in [0, 1];
 //     burst_allowance −= t_update (not below 0), and back to MAX_BURST when drop_prob = 0
 //     and both delays are below QDELAY_REF/2 (§4.4);
