@@ -23,6 +23,7 @@
 #include "core/error.h"
 #include "cc_algos/registry.h"
 #include "runtime/pool/eal.h"
+#include "scenario/cc_settings.h"
 #include "scenario/load.h"
 #include "tap/capture_plan.h"
 #include "testbed/results.h"
@@ -73,7 +74,8 @@ Expected<std::optional<uint64_t>> parse_seed(const std::optional<std::string>& g
 
 int run(const RunArgs& a, const std::string& command_line) {
   std::vector<std::string> overrides = a.set;
-  if (!a.cc.empty()) overrides.push_back("cc.algorithm=\"" + a.cc + "\"");
+  // --cc ./x.so is a path from here, not from the scenario's folder (as the file's key is).
+  if (!a.cc.empty()) overrides.push_back("cc.algorithm=\"" + scenario::command_line_algorithm(a.cc) + "\"");
   if (!a.process.empty()) overrides.push_back("realtime.role=\"" + a.process + "\"");
   auto seed = parse_seed(a.seed);
   if (!seed) {
@@ -143,8 +145,10 @@ Command add_run_command(CLI::App& app, int argc, char** argv) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--cc", args->cc,
-                  "congestion control: a registered name (dcqcn, dcqcn_paper, fixed_rate) or a "
-                  "plug-in .so path (same as --set cc.algorithm=...)");
+                  "congestion control: a registered name (dcqcn, dcqcn_paper, dctcp, fixed_rate, "
+                  "swift, timely) or a plug-in .so path from the current directory (in a "
+                  "scenario file and with --set cc.algorithm=..., a relative path is taken from "
+                  "the scenario's folder)");
   cmd->add_option("--process", args->process,
                   "realtime runs split across processes: build only the nodes of "
                   "[realtime.process.<ROLE>] (same as --set realtime.role=ROLE; see scripts/run_split.sh)");

@@ -43,7 +43,7 @@ Expected<Controller> configure(const Algorithm& algorithm, const ParamMap& param
 }
 
 Decision Controller::start(void* state, const FlowStart& s, Time now) const {
-  const rtb_cc_flow_start abi{s.line_rate.bps(), s.base_rtt.ps(), s.flow_id};
+  const rtb_cc_flow_start abi{s.line_rate.bps(), s.base_rtt.ps(), s.flow_id, s.hop_count, 0};
   rtb_cc_decision d{};
   algorithm_.ops().on_start(params_.get(), state, &abi, now.ps(), &d);
   return Decision::from_abi(d);

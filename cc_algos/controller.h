@@ -21,6 +21,7 @@ struct FlowStart {
   Rate line_rate;
   Time base_rtt = Time::zero();  // zero: unknown
   uint64_t flow_id = 0;
+  uint32_t hop_count = 0;  // switches on the path; zero: unknown or direct
 };
 
 struct AckEvent {

@@ -52,7 +52,9 @@ void Reporter::warning(const std::string& message) {
   if (report_ && report_->warning) report_->warning(report_->context, message.c_str());
 }
 
-std::string spec_names(std::span<const UintSpec> specs) {
+namespace {
+template <class Spec>
+std::string names_of(std::span<const Spec> specs) {
   std::string out;
   for (const auto& s : specs) {
     if (!out.empty()) out += ", ";
@@ -60,6 +62,10 @@ std::string spec_names(std::span<const UintSpec> specs) {
   }
   return out;
 }
+}  // namespace
+
+std::string spec_names(std::span<const UintSpec> specs) { return names_of(specs); }
+std::string spec_names(std::span<const NumSpec> specs) { return names_of(specs); }
 
 namespace {
 
@@ -90,7 +96,8 @@ std::optional<uint64_t> as_uint(const rtb_cc_param& p) {
   }
 }
 
-const UintSpec* find_spec(std::span<const UintSpec> specs, std::string_view key) {
+template <class Spec>
+const Spec* find_spec(std::span<const Spec> specs, std::string_view key) {
   for (const auto& s : specs)
     if (s.name == key) return &s;
   return nullptr;
@@ -121,6 +128,64 @@ void read_uint_params(std::span<const rtb_cc_param> params, std::span<const Uint
     const auto v = as_uint(p);
     if (!v || *v < spec->min || *v > spec->max) {
       out.error(range_error(out.algorithm(), *spec, p));
+      continue;
+    }
+    values[static_cast<size_t>(spec - specs.data())] = *v;
+  }
+}
+
+namespace {
+
+// A finite number from any of the three kinds (strings in decimal), or nullopt.
+std::optional<double> as_number(const rtb_cc_param& p) {
+  switch (p.kind) {
+    case RTB_CC_PARAM_INT:
+      return static_cast<double>(p.int_value);
+    case RTB_CC_PARAM_FLOAT:
+      return std::isfinite(p.float_value) ? std::optional<double>(p.float_value) : std::nullopt;
+    case RTB_CC_PARAM_STRING: {
+      const char* s = p.string_value;
+      if (!s || *s == '\0' || *s == ' ') return std::nullopt;
+      errno = 0;
+      char* end = nullptr;
+      const double v = std::strtod(s, &end);
+      if (errno != 0 || end == s || *end != '\0' || !std::isfinite(v)) return std::nullopt;
+      return v;
+    }
+    default:
+      return std::nullopt;
+  }
+}
+
+std::string num_range_error(std::string_view algo, const NumSpec& s, const rtb_cc_param& p) {
+  // Whole-number bounds print as integers (1000000000, not 1e+09).
+  const auto bound = [&](double v) {
+    return s.whole ? fmt::format("{}", static_cast<int64_t>(v)) : fmt::format("{}", v);
+  };
+  std::string msg = fmt::format("{}: {} = {} is invalid: expected {} in {}..{} ({})", algo, s.name,
+                                describe(p), s.whole ? "a whole number" : "a number", bound(s.min),
+                                bound(s.max), s.unit);
+  if (!s.range_note.empty()) msg += fmt::format("; {}", s.range_note);
+  return msg;
+}
+
+}  // namespace
+
+void read_num_params(std::span<const rtb_cc_param> params, std::span<const NumSpec> specs,
+                     std::span<double> values, Reporter& out) {
+  for (size_t i = 0; i < specs.size() && i < values.size(); ++i)
+    values[i] = specs[i].default_value;
+  for (const auto& p : params) {
+    const std::string_view key = p.key ? p.key : "";
+    const NumSpec* spec = find_spec(specs, key);
+    if (!spec) {
+      out.error(fmt::format("{}: unknown parameter '{}'; valid parameters: {}", out.algorithm(), key,
+                            spec_names(specs)));
+      continue;
+    }
+    const auto v = as_number(p);
+    if (!v || *v < spec->min || *v > spec->max || (spec->whole && std::floor(*v) != *v)) {
+      out.error(num_range_error(out.algorithm(), *spec, p));
       continue;
     }
     values[static_cast<size_t>(spec - specs.data())] = *v;

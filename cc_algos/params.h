@@ -68,4 +68,23 @@ void read_uint_params(std::span<const rtb_cc_param> params, std::span<const Uint
 // "a, b, c" of the spec names, for messages.
 std::string spec_names(std::span<const UintSpec> specs);
 
+// A parameter that may be fractional (a gain, a factor) or a whole number, read into a
+// double: for algorithms whose sources give real-valued knobs (TIMELY's beta = 0.8).
+// `whole` refuses fractions (counts, and rates and times in their named unit).
+struct NumSpec {
+  std::string_view name;
+  std::string_view unit;
+  double min;
+  double max;
+  double default_value;
+  bool whole;
+  std::string_view range_note;  // appended to range errors, may be empty
+};
+
+// As read_uint_params, for NumSpecs: numbers (integer or float) or decimal strings.
+void read_num_params(std::span<const rtb_cc_param> params, std::span<const NumSpec> specs,
+                     std::span<double> values, Reporter& out);
+
+std::string spec_names(std::span<const NumSpec> specs);
+
 }  // namespace rtb::cc

@@ -1,4 +1,4 @@
-/* rocetb congestion-control plug-in ABI, version 2 (2 added describe_state).
+/* rocetb congestion-control plug-in ABI, version 3 (2 added describe_state, 3 hop_count).
  *
  * The one public header an out-of-tree algorithm compiles against. Plain C so that a
  * plug-in may be written in C or C++ and built by any compiler; rocetb's own built-in
@@ -27,7 +27,7 @@
 extern "C" {
 #endif
 
-#define RTB_CC_ABI_VERSION 2u
+#define RTB_CC_ABI_VERSION 3u
 
 /* The symbol a plug-in exports: `const struct rtb_cc_ops* rtb_cc_plugin_ops(void)`. */
 #define RTB_CC_PLUGIN_SYMBOL "rtb_cc_plugin_ops"
@@ -76,6 +76,11 @@ typedef struct rtb_cc_flow_start {
    * back, plus the responder's ACK turnaround. 0 when unknown. */
   uint64_t base_rtt_ps;
   uint64_t flow_id; /* unique in the run (the scenario's flow index): for per-flow jitter */
+  /* Switches on the path to the receiver (the one base_rtt_ps was computed over), as an
+   * end host learns it from the TTL of what it receives (Swift's hop scaling). 0 when
+   * unknown or directly connected. */
+  uint32_t hop_count;
+  uint32_t reserved;
 } rtb_cc_flow_start;
 
 /* One INT record per hop (HPCC), pushed by each switch at dequeue. Not produced yet. */

@@ -291,7 +291,7 @@ void Host::refresh(QueuePair& qp, Time now) {
   if (!qp.cc_started) {
     qp.cc_started = true;
     const Rate line = ports_[qp.spec.port]->links.tx->config().rate;
-    const cc::FlowStart start{line, qp.spec.base_rtt, qp.spec.flow_id};
+    const cc::FlowStart start{line, qp.spec.base_rtt, qp.spec.flow_id, qp.spec.hop_count};
     apply(qp, cc_.start(flows_.state(qp.index), start, now), now, "on_start");
     return;  // apply() refreshed
   }

@@ -48,6 +48,7 @@ struct QpSpec {
   // Agreed when the connection is made (the testbed sets them from the scenario):
   uint64_t flow_id = 0;          // unique in the run; the algorithm's flow_id at start
   Time base_rtt = Time::zero();  // the path's RTT with empty queues; zero: unknown
+  uint32_t hop_count = 0;        // switches on that path
   // The peer's algorithm asked for CNPs (RTB_CC_FEEDBACK_CNP): this QP's notification
   // point sends them for the peer's CE-marked data. Otherwise CE marks reach the peer
   // only as BECN on ACKs, and no CNP is put on the wire for an algorithm that ignores it.

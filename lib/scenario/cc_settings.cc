@@ -3,17 +3,24 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <filesystem>
 
 #include "cc_algos/controller.h"
 #include "cc_algos/registry.h"
 #include "scenario/load_error.h"
 
 namespace rtb::scenario {
-namespace {
 
-bool is_path(std::string_view v) {
+bool is_plugin_path(std::string_view v) {
   return v.find('/') != std::string_view::npos || (v.size() > 3 && v.ends_with(".so"));
 }
+
+std::string command_line_algorithm(const std::string& algorithm) {
+  if (!is_plugin_path(algorithm) || algorithm.front() == '/') return algorithm;
+  return (std::filesystem::current_path() / algorithm).lexically_normal().string();
+}
+
+namespace {
 
 cc::ParamMap read_params(Table& p) {
   cc::ParamMap params;
@@ -101,7 +108,7 @@ CcConfig read_cc(std::optional<Table> t, const std::string& base_dir, std::vecto
   std::optional<Table> params_table;
   if (t) {
     c.algorithm = t->string("algorithm", c.algorithm);
-    if (is_path(c.algorithm) && c.algorithm.front() != '/' && !base_dir.empty()) {
+    if (is_plugin_path(c.algorithm) && c.algorithm.front() != '/' && !base_dir.empty()) {
       c.algorithm = base_dir + "/" + c.algorithm;
     }
     params_table = t->table("params");

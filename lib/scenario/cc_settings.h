@@ -6,12 +6,22 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "scenario/scenario.h"
 #include "scenario/toml_table.h"
 
 namespace rtb::scenario {
+
+// True when `algorithm` names a plug-in file rather than a registered algorithm: it has a
+// '/' or ends in ".so".
+bool is_plugin_path(std::string_view algorithm);
+
+// An algorithm given on the command line (`rocetb run --cc`): a relative plug-in path is
+// taken from the current directory, as a shell user means it, and made absolute so that
+// the scenario's folder does not apply; names are returned unchanged.
+std::string command_line_algorithm(const std::string& algorithm);
 
 // `base_dir` resolves relative plug-in paths; the algorithm's warnings go to `warnings`.
 CcConfig read_cc(std::optional<Table> t, const std::string& base_dir, std::vector<std::string>& warnings);

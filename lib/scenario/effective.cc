@@ -33,6 +33,21 @@ json wred_json(const std::optional<sw::WredProfile>& w) {
           {"ecn", std::string(sw::ecn_mode_name(w->ecn))}};
 }
 
+// A queue's AQM by name with its parameters (WRED's are under "wred"); null: none.
+json aqm_json(const sw::SwitchConfig& c, int q) {
+  if (!c.aqm[q]) return c.wred[q] ? json{{"name", "wred"}} : json(nullptr);
+  json j{{"name", std::string(sw::aqm_name(c.aqm[q]))}};
+  if (const auto* s = std::get_if<sw::StepProfile>(&*c.aqm[q])) j["k_threshold_bytes"] = s->k_threshold.count();
+  if (const auto* p = std::get_if<sw::PieProfile>(&*c.aqm[q])) {
+    j["qdelay_ref_ns"] = ns_json(p->qdelay_ref);
+    j["t_update_ns"] = ns_json(p->t_update);
+    j["max_burst_ns"] = ns_json(p->max_burst);
+    j["alpha_hz"] = p->alpha_hz;
+    j["beta_hz"] = p->beta_hz;
+  }
+  return j;
+}
+
 json qos_json(const sw::SwitchConfig& c) {
   json j;
   j["buffer_pool"] = {{"size_bytes", c.pool.size.count()}, {"xoff_bytes", c.pool.xoff.count()},
@@ -46,6 +61,7 @@ json qos_json(const sw::SwitchConfig& c) {
     j["pg"].push_back(pg_json(c.pg[q]));
     j["egress"].push_back(threshold_json(c.egress[q].mode, c.egress[q].static_th, c.egress[q].dynamic_th));
     j["wred"].push_back(wred_json(c.wred[q]));
+    j["aqm"].push_back(aqm_json(c, q));
     const bool strict = c.scheduler[q].type == sw::SchedulerConfig::Type::kStrict;
     j["scheduler"].push_back({{"type", strict ? "strict" : "dwrr"}, {"weight", c.scheduler[q].weight}});
   }

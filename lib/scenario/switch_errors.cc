@@ -17,12 +17,14 @@ struct Rule {
   std::string_view sonic;
   std::string_view table;  // "" = decided by the PG's kind
 };
-constexpr std::array<Rule, 7> kRules{{
+constexpr std::array<Rule, 9> kRules{{
     {"BUFFER_POOL ", "switch.buffer_pool"},
     {"BUFFER_PROFILE pg", ""},
     {"BUFFER_PROFILE queue", "switch.egress_lossy"},
     {"SCHEDULER queue", "switch.scheduler"},
     {"WRED_PROFILE queue", "switch.wred_profile"},
+    {"STEP queue", "switch.step"},
+    {"PIE queue", "switch.pie"},
     {"PFC_WD ", "switch.pfcwd"},
     {"pfc ", "switch.pfc"},
 }};

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "scenario/aqm_settings.h"
 #include "scenario/routes.h"
 
 namespace rtb::scenario {
@@ -126,6 +127,7 @@ sw::SwitchConfig read_switch_settings(std::optional<Table> t) {
     const bool marked = wred_given ? ((wred_queues >> i) & 1u) != 0 : c.lossless_tc(i);
     c.wred[i] = marked ? std::optional<sw::WredProfile>(wred) : std::nullopt;
   }
+  read_aqm_settings(*t, wred, c);
   t->finish();
   return c;
 }

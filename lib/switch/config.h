@@ -5,7 +5,8 @@
 //   BUFFER_PROFILE     -> PgProfile (ingress priority groups), EgressProfile (queues)
 //   DSCP_TO_TC_MAP, DOT1P_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP -> QosMaps
 //   PORT_QOS_MAP pfc_enable -> SwitchConfig::pfc_enable
-//   WRED_PROFILE       -> WredProfile (green colour: RoCE traffic is not policed)
+//   WRED_PROFILE       -> WredProfile (green colour: RoCE traffic is not policed); other
+//                         AQMs (step, PIE) per queue: aqm/profiles.h
 //   SCHEDULER          -> SchedulerConfig (STRICT or DWRR with a weight)
 //   PFC_WD             -> PfcWdConfig
 //
@@ -24,6 +25,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
+#include "switch/aqm/profiles.h"
 
 namespace rtb::sw {
 
@@ -156,6 +158,8 @@ struct SwitchConfig {
   std::array<PgProfile, kPriorities> pg;       // per priority group
   std::array<EgressProfile, kPriorities> egress;
   std::array<std::optional<WredProfile>, kPriorities> wred;  // QUEUE|...|n wred_profile
+  // A queue's AQM when it is not WRED (step, PIE); such a queue has no `wred` profile.
+  std::array<std::optional<AqmProfile>, kPriorities> aqm;
   MarkPoint mark_point = MarkPoint::kDequeue;
   std::array<SchedulerConfig, kPriorities> scheduler;
   PfcConfig pfc;

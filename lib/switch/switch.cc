@@ -50,7 +50,6 @@ Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, runtime::MbufP
               static_cast<uint32_t>(mmu_.layout().capacity_cells())) {
   const size_t n = config_.ports.size();
   for (int q = 0; q < kPriorities; ++q) {
-    if (config_.wred[q]) wred_[q] = Wred(*config_.wred[q]);
     if (config_.lossless_tc(q)) pg_vector_[config_.maps.tc_to_pg[q]] |= static_cast<uint8_t>(1u << q);
   }
   schedulers_.assign(n, EgressScheduler(config_.scheduler, max_mtu(config_)));
@@ -59,6 +58,11 @@ Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, runtime::MbufP
   pause_meters_.assign(n * kPriorities, PauseMeter{});
   backlog_.assign(n, 0);
   shaper_next_.assign(n, Time::zero());
+  aqm_.reserve(n * kPriorities);
+  for (const PortConfig& p : config_.ports) {
+    for (int q = 0; q < kPriorities; ++q)
+      aqm_.push_back(Aqm::make(config_.aqm[q], config_.wred[q], p.shaper.value_or(p.rate), p.mtu));
+  }
   counters_.ports.resize(n);
   for (const PortConfig& p : config_.ports) {
     shaper_clock_.emplace_back(p.shaper.value_or(p.rate));
@@ -147,13 +151,13 @@ bool Switch::enqueue(uint16_t in, rte_mbuf* m, const FrameInfo& info, Time now) 
     return false;
   }
   const QueuedFrame f{m, bytes, in, pg, info.l3_offset};
-  // WRED at enqueue: drops of non-ECT frames always, marks only when marking here.
+  // The AQM at enqueue: drops of non-ECT frames always, marks only when marking here.
   const bool ect = info.ecn != static_cast<uint8_t>(wire::Ecn::NotEct);
   const uint64_t depth = queues_.bytes(qid(out, tc)) + bytes;
-  const WredVerdict v = !ect || config_.mark_point == MarkPoint::kEnqueue
-                            ? wred_[tc].decide(depth, ect, rng_)
-                            : WredVerdict::kPass;
-  if (v == WredVerdict::kDrop) {
+  const AqmVerdict v = !ect || config_.mark_point == MarkPoint::kEnqueue
+                           ? aqm_[qid(out, tc)].decide(depth, ect, now, rng_)
+                           : AqmVerdict::kPass;
+  if (v == AqmVerdict::kDrop) {
     ++counters_.ports[out].queues[tc].wred_dropped_packets;
     drop_at_queue(m, bytes, out, tc, DropReason::kWred);
     return false;
@@ -169,7 +173,7 @@ bool Switch::enqueue(uint16_t in, rte_mbuf* m, const FrameInfo& info, Time now) 
     return false;
   }
   if (info.roce_data) ++counters_.ports[out].queues[tc].data_packets;
-  if (v == WredVerdict::kMark && config_.mark_point == MarkPoint::kEnqueue) mark_ce(f, out, tc);
+  if (v == AqmVerdict::kMark && config_.mark_point == MarkPoint::kEnqueue) mark_ce(f, out, tc);
   queues_.push(qid(out, tc), f);  // cannot fail: one slot per cell, one cell per frame at least
   backlog_[out] |= static_cast<uint8_t>(1u << tc);
   if (config_.lossless_tc(tc)) {
@@ -230,7 +234,7 @@ void Switch::transmit(uint16_t port, Time now) {
   const uint64_t depth = queues_.bytes(id);
   const QueuedFrame f = pop_queue(port, q);
   schedulers_[port].on_sent(q, f.bytes, queues_.empty(id));
-  if (config_.mark_point == MarkPoint::kDequeue) mark_at_dequeue(f, depth, port, q);
+  if (config_.mark_point == MarkPoint::kDequeue) mark_at_dequeue(f, depth, port, q, now);
   release(f, port, q, now);
   QueueCounters& qc = counters_.ports[port].queues[q];
   ++qc.packets;
@@ -243,14 +247,15 @@ void Switch::transmit(uint16_t port, Time now) {
   tx.send(now, f.mbuf);
 }
 
-// WRED/ECN at dequeue on the queue's bytes including the departing frame (reference
-// §1.1: both DCQCN ns-3 models mark at dequeue).
-void Switch::mark_at_dequeue(const QueuedFrame& f, uint64_t depth, uint16_t port, uint8_t queue) {
-  // At or below Kmin nothing is marked and nothing drawn: the header need not be read.
-  if (!wred_[queue].enabled() || wred_[queue].never_acts(depth)) return;
+// The AQM's ECN marks at dequeue on the queue's bytes including the departing frame
+// (reference §1.1: both DCQCN ns-3 models mark at dequeue).
+void Switch::mark_at_dequeue(const QueuedFrame& f, uint64_t depth, uint16_t port, uint8_t queue, Time now) {
+  // E.g. at or below WRED's Kmin nothing is marked and nothing drawn: no header read.
+  Aqm& aqm = aqm_[qid(port, queue)];
+  if (aqm.never_acts(depth)) return;
   const auto* ip = rte_pktmbuf_mtod_offset(f.mbuf, const wire::Ipv4Hdr*, f.l3_offset);
   if (ip->ecn() == wire::Ecn::NotEct) return;
-  if (wred_[queue].decide(depth, true, rng_) == WredVerdict::kMark) mark_ce(f, port, queue);
+  if (aqm.decide(depth, true, now, rng_) == AqmVerdict::kMark) mark_ce(f, port, queue);
 }
 
 // Sets CE (RFC 3168) and patches the IPv4 checksum incrementally (RFC 1624 eqn. 3).

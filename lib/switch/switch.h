@@ -34,7 +34,7 @@
 #include "switch/pfc_watchdog.h"
 #include "switch/queue_store.h"
 #include "switch/route_table.h"
-#include "switch/wred.h"
+#include "switch/aqm/aqm.h"
 
 namespace rtb::sw {
 
@@ -78,7 +78,7 @@ class Switch final : public runtime::Stage {
   bool enqueue(uint16_t port, rte_mbuf* m, const FrameInfo& info, Time now);
   void transmit(uint16_t port, Time now);
   int pick_queue(uint16_t port, Time now);
-  void mark_at_dequeue(const QueuedFrame& f, uint64_t depth, uint16_t port, uint8_t queue);
+  void mark_at_dequeue(const QueuedFrame& f, uint64_t depth, uint16_t port, uint8_t queue, Time now);
   void mark_ce(const QueuedFrame& f, uint16_t port, uint8_t queue);
   void release(const QueuedFrame& f, uint16_t port, uint8_t queue, Time now);
   void drop(rte_mbuf* m, uint16_t in_port, DropReason reason);
@@ -106,7 +106,7 @@ class Switch final : public runtime::Stage {
   RouteTable routes_;
   Mmu mmu_;
   QueueStore queues_;
-  std::array<Wred, kPriorities> wred_{};
+  std::vector<Aqm> aqm_;                  // per (port, queue)
   std::vector<EgressScheduler> schedulers_;
   std::vector<PfcGenerator> pfc_gen_;     // per (port, pg)
   std::vector<PfcWatchdog> watchdogs_;    // per (port, priority)

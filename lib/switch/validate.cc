@@ -167,6 +167,24 @@ class Checker {
     if (s.type == SchedulerConfig::Type::kDwrr && (s.weight < 1 || s.weight > 100))
       error("SCHEDULER queue{} weight = {}: expected 1..100", q, s.weight);
     if (c_.wred[q]) check_wred(q, *c_.wred[q]);
+    if (c_.aqm[q]) check_aqm(q, *c_.aqm[q]);
+  }
+
+  // Step and PIE (aqm/profiles.h). A queue runs one AQM: WRED or one of these.
+  void check_aqm(int q, const AqmProfile& a) {
+    if (c_.wred[q])
+      error("queue{} has both a WRED_PROFILE and the {} AQM: expected one AQM per queue", q, aqm_name(a));
+    if (const auto* pie = std::get_if<PieProfile>(&a); pie && pie->t_update == Time::zero())
+      error("PIE queue{} t_update = 0: expected an update period above 0 (RFC 8033 T_UPDATE)", q);
+    const auto* step = std::get_if<StepProfile>(&a);
+    if (!step || !c_.lossless_tc(q)) return;
+    const int pg = c_.maps.tc_to_pg[q];
+    const uint64_t xoff_point = xoff_point_bytes(c_.pg[pg]);
+    if (step->k_threshold.count() >= xoff_point) {
+      warn("STEP queue{} k_threshold = {} B (egress queue bytes) is not below the PFC XOFF point of "
+           "pg{} = {} B (ingress bytes): PFC will fire before ECN can act",
+           q, step->k_threshold.count(), pg, xoff_point);
+    }
   }
 
   void check_wred(int q, const WredProfile& w) {

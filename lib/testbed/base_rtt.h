@@ -20,6 +20,17 @@
 
 namespace rtb::testbed {
 
-Time base_rtt(const scenario::Topology& topo, const scenario::Flow& flow);
+// The path behind a flow's base RTT: the RTT, and how many switches it crosses (the
+// algorithm's hop_count at flow start). rtt zero: no path (unknown).
+struct BasePath {
+  Time rtt = Time::zero();
+  uint32_t switches = 0;
+};
+
+BasePath base_path(const scenario::Topology& topo, const scenario::Flow& flow);
+
+inline Time base_rtt(const scenario::Topology& topo, const scenario::Flow& flow) {
+  return base_path(topo, flow).rtt;
+}
 
 }  // namespace rtb::testbed

@@ -10,8 +10,10 @@ using nlohmann::ordered_json;
 // appear only in realtime summaries, so virtual ones keep their bytes.
 bool realtime(const Testbed& t) { return t.scenario().run.clock == scenario::Clock::kRealtime; }
 
-// A queue with a WRED profile that marks ECT frames (SONiC QUEUE|...|n wred_profile).
+// A queue whose AQM marks ECT frames: a WRED profile with ECN (SONiC QUEUE|...|n
+// wred_profile), or step or PIE marking (lib/switch/aqm).
 bool marks_ecn(const sw::SwitchConfig& c, uint8_t q) {
+  if (c.aqm[q].has_value()) return true;
   return c.wred[q].has_value() && c.wred[q]->ecn != sw::EcnMode::kNone;
 }
 

@@ -197,7 +197,7 @@ Status Testbed::make_switches(runtime::PoolSet& pools) {
 // QPNs are first_qpn + index, indices in flow order on each host, so the peer's QPN is
 // known even when the peer host is in another process. What the connection agrees on:
 // the flow's id (its index in the scenario, unique in the run), its path's base RTT
-// (base_rtt.h), and whether the receiver sends CNPs: only if the sender's algorithm asked
+// (base_rtt.h) and its switch count, and whether the receiver sends CNPs: only if the sender's algorithm asked
 // for them (every host of a run runs the same algorithm, so the decision is made here,
 // once per connection, as an RDMA connection manager exchanges QP attributes).
 Status Testbed::make_flows(const cc::Algorithm& algorithm) {
@@ -212,7 +212,9 @@ Status Testbed::make_flows(const cc::Algorithm& algorithm) {
     sa.vlan_tagged = src.vlan_tagged;
     sa.requester = src.requester;
     sa.flow_id = f.id;
-    sa.base_rtt = base_rtt(s_.topology, f);
+    const BasePath path = base_path(s_.topology, f);
+    sa.base_rtt = path.rtt;
+    sa.hop_count = path.switches;
     sa.send_cnps = algorithm.needs(cc::Feedback::kCnp);
     host::QpSpec sb = sa;
     sb.vlan_tagged = dst.vlan_tagged;

@@ -17,7 +17,10 @@ namespace rtb::apps {
 namespace {
 
 using ::testing::HasSubstr;
+using testing::build_root;
 using testing::run_rocetb;
+using testing::run_shell;
+using testing::source_root;
 using testing::Signal;
 
 std::string out_dir(const std::string& name) {
@@ -156,6 +159,31 @@ TEST(RunCommand, CtrlCEndsAVirtualRunWithItsResultsMarkedIncomplete) {
   EXPECT_THAT(run["stopped_early"].get<std::string>(), HasSubstr("of the 2000.000 ms duration"));
   EXPECT_GT(run["simulated_ns"].get<double>(), 0);
   EXPECT_LT(run["simulated_ns"].get<double>(), 2e9);
+}
+
+// --cc ./x.so names a file from the current directory, as a shell user means it; the same
+// relative path in the scenario file is taken from the scenario's folder.
+TEST(RunCommand, ACcPluginPathIsTakenFromTheCurrentDirectory) {
+  const std::string here = ::testing::TempDir() + "/run_command_cc_path";
+  std::filesystem::remove_all(here);
+  std::filesystem::create_directories(here);
+  std::filesystem::copy_file(build_root() + "/cc_algos/rtb_cc_rtt_aimd.so", here + "/rtt_aimd.so");
+  const std::string scenario = std::filesystem::absolute(source_root() + "/scenarios/default.toml").string();
+  const std::string rocetb = std::filesystem::absolute(build_root() + "/apps/rocetb").string();
+  const std::string out = out_dir("cc-path");
+  const auto [code, text] = run_shell("cd '" + here + "' && '" + rocetb + "' run '" + scenario +
+                                      "' --cc ./rtt_aimd.so --set run.duration=300us --set run.warmup=100us"
+                                      " --out '" + out + "' 2>&1");
+  EXPECT_EQ(code, 0) << text;
+  std::ifstream ef(out + "/effective.json");
+  ASSERT_TRUE(ef) << text;
+  const auto effective = nlohmann::json::parse(ef);
+  EXPECT_EQ(effective["cc"]["algorithm"], std::filesystem::path(here + "/rtt_aimd.so").lexically_normal().string());
+  // Without the file here, the scenario's folder is not searched instead.
+  const auto [missing, why] = run_shell("cd '" + here + "' && '" + rocetb + "' run '" + scenario +
+                                        "' --cc ./nothing_here.so --out '" + out_dir("cc-missing") + "' 2>&1");
+  EXPECT_EQ(missing, 2) << why;
+  EXPECT_THAT(why, HasSubstr(std::filesystem::path(here + "/nothing_here.so").lexically_normal().string()));
 }
 
 }  // namespace

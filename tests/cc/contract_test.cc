@@ -25,7 +25,9 @@ std::vector<Algorithm> all_algorithms() {
 Rate min_rate(std::string_view name, Rate line) {
   static const std::map<std::string_view, Rate> kMin{{"dcqcn", Rate::mbps(1)},
                                                      {"dcqcn_paper", Rate::mbps(100)},
-                                                     {"aimd", Rate::mbps(100)}};
+                                                     {"aimd", Rate::mbps(100)},
+                                                     {"timely", Rate::mbps(100)},
+                                                     {"dctcp", Rate::mbps(100)}};
   if (name == "fixed_rate") return line;
   auto it = kMin.find(name);
   return it == kMin.end() ? Rate::bps(1) : it->second;
@@ -52,8 +54,10 @@ std::vector<Decision> drive(const Controller& c, Rate line, uint64_t seed) {
       now = now + Time::ps(rng.uniform_int(rng.bernoulli(0.1) ? 5'000'000'000 : 3'000'000));
       if (pick < 6 && a.needs(Feedback::kCnp)) {
         d = c.on_cnp(s, now);
-      } else if (pick < 7 && a.needs(Feedback::kAck)) {
-        d = c.on_ack(s, AckEvent{Bytes(4096), Time::us(12), rng.bernoulli(0.2), false, {}}, now);
+      } else if (pick < 7 && (a.needs(Feedback::kAck) || a.needs(Feedback::kRtt))) {
+        // RTT samples from 5 us to 1 ms: below TIMELY's T_low, between, and above T_high.
+        const Time rtt = Time::us(5 + rng.uniform_int(1000));
+        d = c.on_ack(s, AckEvent{Bytes(4096), rtt, rng.bernoulli(0.2), rng.bernoulli(0.02), {}}, now);
       } else if (auto b = c.on_bytes_sent(s, Bytes(64 + rng.uniform_int(9000)), now)) {
         d = *b;
       } else {
@@ -72,7 +76,7 @@ std::vector<Decision> drive(const Controller& c, Rate line, uint64_t seed) {
 
 TEST(Contract, EveryAlgorithmKeepsItsPromises) {
   const auto algorithms = all_algorithms();
-  ASSERT_EQ(algorithms.size(), 4u);  // the three built-ins and the example plug-in
+  ASSERT_EQ(algorithms.size(), 7u);  // the six built-ins and the example plug-in
   for (const Algorithm& a : algorithms) {
     auto c = configure(a, {});
     ASSERT_TRUE(c.ok()) << a.name() << ": " << c.error().message;
@@ -80,10 +84,10 @@ TEST(Contract, EveryAlgorithmKeepsItsPromises) {
       const auto first = drive(*c, line, 11);
       const auto again = drive(*c, line, 11);
       EXPECT_EQ(first, again) << a.name() << ": same events, different decisions";
-      // Something happens: the rate moves for the algorithms that react.
-      if (a.needs(Feedback::kCnp)) {
+      // Something happens: the rate (or the window) moves for every algorithm that reacts.
+      if (a.name() != "fixed_rate") {
         bool moved = false;
-        for (const auto& d : first) moved |= d.rate != line;
+        for (const auto& d : first) moved |= d.rate != line || d.window != first.front().window;
         EXPECT_TRUE(moved) << a.name();
       }
     }
@@ -155,7 +159,7 @@ namespace {
 
 TEST(DescribeState, BuiltinsNameTheirStateAndReadWithoutChangingIt) {
   Registry reg = Registry::with_builtins();
-  for (const char* name : {"dcqcn", "dcqcn_paper", "fixed_rate"}) {
+  for (const char* name : {"dcqcn", "dcqcn_paper", "fixed_rate", "timely", "dctcp", "swift"}) {
     auto algo = reg.find(name);
     ASSERT_TRUE(algo.ok());
     auto c = configure(algo.value(), {});

@@ -36,6 +36,7 @@ typedef struct probe_state {
   uint64_t rtt_min_ps;
   uint64_t rtt_max_ps;
   uint64_t cnps;
+  uint64_t hop_count;
 } probe_state;
 
 static void report_error(const rtb_cc_report* r, const char* message) {
@@ -92,6 +93,7 @@ static void on_start(const void* params, void* state, const rtb_cc_flow_start* s
                                                                         : p->rate_bps;
   s->base_rtt_ps = start->base_rtt_ps;
   s->flow_id = start->flow_id;
+  s->hop_count = start->hop_count;
   hold(s, out);
 }
 
@@ -151,6 +153,7 @@ static size_t describe(const void* params, const void* state, uint64_t now_ps,
       {"acked_bytes", (double)s->acked_bytes}, {"ecn_echoes", (double)s->ecn_echoes},
       {"rtt_samples", (double)s->rtt_samples}, {"rtt_min_ps", (double)s->rtt_min_ps},
       {"rtt_max_ps", (double)s->rtt_max_ps},   {"cnps", (double)s->cnps},
+      {"hop_count", (double)s->hop_count},
   };
   const size_t n = sizeof fields / sizeof fields[0];
   (void)params;

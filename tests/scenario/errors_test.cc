@@ -166,6 +166,18 @@ TEST(ScenarioErrors, BadCcParameterGivesTheAlgorithmsMessageAtItsLine) {
   EXPECT_EQ(e.find('\n'), std::string::npos) << "one line";
 }
 
+// Unknown [cc.params] keys are reported at their own line even when the algorithm's
+// message lists valid keys that the file also sets (here t_high_ns, on an earlier line).
+TEST(ScenarioErrors, UnknownCcParameterIsAtItsOwnLineWhenTheValidListNamesAnEarlierKey) {
+  const std::string e = load_error(std::string(testing::kSmall) + R"([cc]
+algorithm = "timely"
+[cc.params]
+t_high_ns = 400000
+t_low_us = 5
+)");
+  EXPECT_THAT(e, StartsWith("t.toml:9: cc.params.t_low_us: timely: unknown parameter 't_low_us'"));
+}
+
 TEST(ScenarioErrors, SwitchValidationRunsAtLoad) {
   // Inverted WRED thresholds: the switch's own validate() refuses them.
   const std::string e = load_error(std::string(testing::kSmall) + R"(

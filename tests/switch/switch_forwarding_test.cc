@@ -7,7 +7,7 @@
 #include <cmath>
 #include <map>
 
-#include "switch/wred.h"
+#include "switch/aqm/wred.h"
 #include "tests/switch/test_hosts.h"
 
 namespace rtb::sw {

@@ -1,5 +1,5 @@
 // The WRED/ECN curve (reference §1.1 and §3.4) and its marking rate under a fixed seed.
-#include "switch/wred.h"
+#include "switch/aqm/wred.h"
 
 #include <gtest/gtest.h>
 
@@ -31,7 +31,7 @@ TEST(Wred, MarkingRateFollowsTheCurveWithinTheBinomialBound) {
   for (uint64_t q : {110'000ULL, 150'000ULL, 190'000ULL, 200'000ULL}) {
     const double p = w.probability(q);
     int marked = 0;
-    for (int i = 0; i < n; ++i) marked += w.decide(q, true, rng) == WredVerdict::kMark;
+    for (int i = 0; i < n; ++i) marked += w.decide(q, true, rng) == AqmVerdict::kMark;
     const double bound = 5.0 * std::sqrt(p * (1.0 - p) / n);
     EXPECT_NEAR(static_cast<double>(marked) / n, p, bound) << "q = " << q;
   }
@@ -40,22 +40,22 @@ TEST(Wred, MarkingRateFollowsTheCurveWithinTheBinomialBound) {
 TEST(Wred, AboveMaxEveryEctFrameIsMarkedAndNoDrawIsTaken) {
   const Wred w(profile());
   Rng rng(1, 1), untouched(1, 1);
-  for (int i = 0; i < 100; ++i) EXPECT_EQ(w.decide(300'000, true, rng), WredVerdict::kMark);
+  for (int i = 0; i < 100; ++i) EXPECT_EQ(w.decide(300'000, true, rng), AqmVerdict::kMark);
   EXPECT_EQ(rng.next_u64(), untouched.next_u64());
 }
 
 TEST(Wred, NonEctFramesAreDroppedOnlyWhenWredIsEnabled) {
   Rng rng(3, 3);
-  EXPECT_EQ(Wred(profile()).decide(300'000, false, rng), WredVerdict::kPass);
-  EXPECT_EQ(Wred(profile(EcnMode::kAll, true)).decide(300'000, false, rng), WredVerdict::kDrop);
-  EXPECT_EQ(Wred(profile(EcnMode::kAll, true)).decide(50'000, false, rng), WredVerdict::kPass);
+  EXPECT_EQ(Wred(profile()).decide(300'000, false, rng), AqmVerdict::kPass);
+  EXPECT_EQ(Wred(profile(EcnMode::kAll, true)).decide(300'000, false, rng), AqmVerdict::kDrop);
+  EXPECT_EQ(Wred(profile(EcnMode::kAll, true)).decide(50'000, false, rng), AqmVerdict::kPass);
 }
 
 TEST(Wred, EcnModesWithoutGreenDoNotMark) {
   Rng rng(3, 3);
-  EXPECT_EQ(Wred(profile(EcnMode::kNone)).decide(300'000, true, rng), WredVerdict::kPass);
-  EXPECT_EQ(Wred(profile(EcnMode::kYellowRed)).decide(300'000, true, rng), WredVerdict::kPass);
-  EXPECT_EQ(Wred(profile(EcnMode::kGreenRed)).decide(300'000, true, rng), WredVerdict::kMark);
+  EXPECT_EQ(Wred(profile(EcnMode::kNone)).decide(300'000, true, rng), AqmVerdict::kPass);
+  EXPECT_EQ(Wred(profile(EcnMode::kYellowRed)).decide(300'000, true, rng), AqmVerdict::kPass);
+  EXPECT_EQ(Wred(profile(EcnMode::kGreenRed)).decide(300'000, true, rng), AqmVerdict::kMark);
   EXPECT_FALSE(Wred().enabled());
 }
 

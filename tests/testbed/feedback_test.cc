@@ -130,6 +130,28 @@ TEST(Feedback, BaseRttIsThePathsPropagationPlusSerialisationBothWays) {
   }
 }
 
+// One switch between sender and receiver: hop_count 1 (Swift's hop scaling).
+TEST(Feedback, HopCountIsTheSwitchesOnThePath) {
+  const Observed o = run(incast(RTB_TEST_PROBE_PLUGIN));
+  ASSERT_EQ(o.probe.size(), 4u);
+  for (size_t i = 0; i < o.probe.size(); ++i) EXPECT_EQ(get(o.probe[i], "hop_count"), 1u) << "flow " << i;
+}
+
+// In a leaf-spine, a flow within a leaf crosses one switch, a flow between leaves three.
+TEST(Feedback, HopCountCountsLeafSpineAndLeafAgain) {
+  auto s = scenario::load_scenario(source_root() + "/scenarios/alltoall_leafspine.toml");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  size_t same_leaf = 0, other_leaf = 0;
+  for (const scenario::Flow& f : s->flows) {
+    const uint32_t hops = base_path(s->topology, f).switches;
+    const bool same = f.src / 4 == f.dst / 4;  // 4 hosts per leaf, in order
+    EXPECT_EQ(hops, same ? 1u : 3u) << f.src << " -> " << f.dst;
+    (same ? same_leaf : other_leaf)++;
+  }
+  EXPECT_GT(same_leaf, 0u);
+  EXPECT_GT(other_leaf, 0u);
+}
+
 TEST(Feedback, FlowIdsAreUniqueAndAreTheScenarioFlowIndex) {
   const Observed o = run(incast(RTB_TEST_PROBE_PLUGIN));
   for (size_t i = 0; i < o.probe.size(); ++i) EXPECT_EQ(get(o.probe[i], "flow_id"), i);

@@ -1,4 +1,4 @@
-#include "switch/wred.h"
+#include "switch/aqm/wred.h"
 
 namespace rtb::sw {
 
@@ -15,13 +15,13 @@ double Wred::probability(uint64_t q) const {
   return static_cast<double>(q - kmin_) / static_cast<double>(kmax_ - kmin_) * pmax_;
 }
 
-WredVerdict Wred::decide(uint64_t queue_bytes, bool ect, Rng& rng) const {
-  if (ect ? !mark_ : !drop_) return WredVerdict::kPass;
+AqmVerdict Wred::decide(uint64_t queue_bytes, bool ect, Rng& rng) const {
+  if (ect ? !mark_ : !drop_) return AqmVerdict::kPass;
   const double p = probability(queue_bytes);
-  if (p <= 0.0) return WredVerdict::kPass;
+  if (p <= 0.0) return AqmVerdict::kPass;
   const bool hit = p >= 1.0 || rng.uniform() < p;
-  if (!hit) return WredVerdict::kPass;
-  return ect ? WredVerdict::kMark : WredVerdict::kDrop;
+  if (!hit) return AqmVerdict::kPass;
+  return ect ? AqmVerdict::kMark : AqmVerdict::kDrop;
 }
 
 }  // namespace rtb::sw

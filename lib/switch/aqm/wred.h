@@ -14,11 +14,10 @@
 #include <cstdint>
 
 #include "core/rng.h"
+#include "switch/aqm/verdict.h"
 #include "switch/config.h"
 
 namespace rtb::sw {
-
-enum class WredVerdict : uint8_t { kPass, kMark, kDrop };
 
 class Wred {
  public:
@@ -31,7 +30,7 @@ class Wred {
   bool never_acts(uint64_t queue_bytes) const { return queue_bytes <= kmin_; }
   // `ect`: the frame's ECN field is ECT(0), ECT(1) or CE. Draws from `rng` only when
   // 0 < p < 1, so the stream of draws depends only on the queue lengths seen.
-  WredVerdict decide(uint64_t queue_bytes, bool ect, Rng& rng) const;
+  AqmVerdict decide(uint64_t queue_bytes, bool ect, Rng& rng) const;
 
  private:
   uint64_t kmin_ = 0, kmax_ = 0;
