@@ -24,6 +24,7 @@
 #include "cc_algos/registry.h"
 #include "runtime/pool/eal.h"
 #include "scenario/load.h"
+#include "scenario/warning_summary.h"
 #include "tap/capture_plan.h"
 #include "testbed/results.h"
 #include "testbed/results_dir.h"
@@ -112,7 +113,9 @@ int run(const RunArgs& a, const std::string& command_line) {
     std::fprintf(stderr, "rocetb: %s\n", created.error().message.c_str());
     return 2;
   }
-  for (const std::string& w : s.value().warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  for (const std::string& w : scenario::summarize_warnings(s.value().warnings)) {
+    std::fprintf(stderr, "warning: %s\n", w.c_str());
+  }
   cc::Registry registry = cc::Registry::with_builtins();
   const bool realtime = s.value().run.clock == scenario::Clock::kRealtime;
   // Ctrl-C or SIGTERM ends a run early; its results are still written, marked incomplete.

@@ -7,6 +7,7 @@
 #include <ostream>
 
 #include "core/write_file.h"
+#include "scenario/warning_summary.h"
 
 namespace rtb::testbed {
 namespace {
@@ -39,9 +40,10 @@ std::string json_text(const nlohmann::ordered_json& j) {
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
+// One line per cause with a count (scenario/warning_summary.h), as on the terminal.
 std::string warnings_text(const std::vector<std::string>& warnings) {
   std::string out;
-  for (const std::string& w : warnings) out += w + "\n";
+  for (const std::string& w : scenario::summarize_warnings(warnings)) out += w + "\n";
   return out;
 }
 
