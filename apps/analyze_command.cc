@@ -15,6 +15,7 @@
 #include "analyze/analyze_capture.h"
 #include "analyze/report.h"
 #include "apps/commands.h"
+#include "core/read_file.h"
 #include "core/units_parse.h"
 
 namespace rtb::apps {
@@ -50,6 +51,11 @@ int analyze(const AnalyzeArgs& a) {
   auto opt = options(a);
   if (!opt) {
     print_error("rocetb analyze", opt.error().message);
+    return 2;
+  }
+  // A FIFO would block libpcap's reader forever, a device never end.
+  if (Status s = check_regular_file(a.capture, "a pcap or pcapng capture file"); !s) {
+    print_error("rocetb analyze", s.message());
     return 2;
   }
   // The default folder is this command's own: an earlier analysis of the same capture there

@@ -123,7 +123,7 @@ TEST(OutOption, AnalyzeRefusesAnOccupiedOutAndReplacesItWithForce) {
 TEST(OutOption, AnalyzeRefusesAnUnwritableOutBeforeReading) {
   const std::string file = fresh("b-file");
   std::ofstream(file) << "x";
-  const auto r = run_rocetb({"analyze", "no-such-capture.pcap", "--out", file + "/a"});
+  const auto r = run_rocetb({"analyze", file, "--out", file + "/a"});  // not a capture: never read
   EXPECT_EQ(r.exit_code, 2) << r.out;
   EXPECT_EQ(r.out, "rocetb analyze: --out " + file + "/a: cannot create the folder: Not a directory\n");
 }
