@@ -11,7 +11,7 @@ namespace rtb::testbed {
 namespace {
 
 constexpr const char* kPending =
-    "not written: the run had not finished (a folder left so was killed before its end)";
+    "not written: the run had not finished writing its results (it was killed, or failed: see its output)";
 
 Status write_run_json(const std::string& dir, const std::string& command_line, const std::string& state) {
   nlohmann::ordered_json j;
