@@ -23,6 +23,7 @@
 #include "core/error.h"
 #include "cc_algos/registry.h"
 #include "runtime/pool/eal.h"
+#include "runtime/pool/eal_output.h"
 #include "scenario/load.h"
 #include "scenario/warning_summary.h"
 #include "tap/capture_plan.h"
@@ -39,6 +40,7 @@ struct RunArgs {
   std::string scenario;
   std::string out;
   bool force = false;
+  bool verbose = false;
   std::optional<std::string> seed;  // as typed: checked against run.seed's range in run()
   std::vector<std::string> set;
   std::string cc;
@@ -117,6 +119,7 @@ int run(const RunArgs& a, const std::string& command_line) {
     std::fprintf(stderr, "warning: %s\n", w.c_str());
   }
   cc::Registry registry = cc::Registry::with_builtins();
+  runtime::set_eal_verbose(a.verbose);
   const bool realtime = s.value().run.clock == scenario::Clock::kRealtime;
   // Ctrl-C or SIGTERM ends a run early; its results are still written, marked incomplete.
   std::signal(SIGINT, [](int) { testbed::request_stop(); });
@@ -154,6 +157,7 @@ Command add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_option("--out", args->out, "results folder (default results/<scenario>-<time>[-<overrides>][-<n>], never an existing one)");
   cmd->add_flag("--force", args->force,
                  "write into a non-empty --out folder, removing an earlier run's results there first");
+  cmd->add_flag("--verbose", args->verbose, "show the DPDK EAL's own output when it fails to start");
   cmd->add_option("--seed", args->seed, "override run.seed (0 to 2^63-1)");
   cmd->add_option("--set", args->set, "override any key: --set switch.buffer_pool.size=8MB")
       ->expected(1)
