@@ -27,7 +27,7 @@ if [ ! -f "$build/build.ninja" ]; then
   # Every library is instrumented for coverage (fuzzer-no-link) and the sanitizers; only the
   # fuzz binaries link libFuzzer's main. Clang's warnings differ from GCC's: not fatal here.
   CC=clang CXX=clang++ meson setup "$build" --buildtype=debugoptimized -Dfuzz=true -Dwerror=false \
-    -Db_sanitize=address,undefined -Db_lundef=false \
+    -Db_sanitize=address,undefined -Db_lundef=false -Db_lto=false \
     -Dc_args=-fsanitize=fuzzer-no-link -Dcpp_args=-fsanitize=fuzzer-no-link >/dev/null
 fi
 nice -n 10 ninja -C "$build" "$binary"
