@@ -13,6 +13,8 @@ namespace rtb {
 namespace fs = std::filesystem;
 namespace {
 
+constexpr const char* kWriteProbe = ".rocetb-write-check";
+
 // The entries of `dir`, sorted (the first named in an error is the same on every machine).
 Expected<std::vector<std::string>> entries_of(const OutFolder& f) {
   std::error_code ec;
@@ -45,7 +47,7 @@ Status remove_earlier_results(const OutFolder& f, const std::vector<std::string>
 
 // Creating a file is the only sure test of writing (access(2) ignores read-only mounts and ACLs).
 Status probe_writable(const OutFolder& f) {
-  const std::string probe = (fs::path(f.dir) / ".rocetb-write-check").string();
+  const std::string probe = (fs::path(f.dir) / kWriteProbe).string();
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return Error{fmt::format("{} {}: cannot write into the folder: {}", f.option, f.dir, std::strerror(errno))};
   ::close(fd);
@@ -56,6 +58,7 @@ Status probe_writable(const OutFolder& f) {
 }  // namespace
 
 bool OwnedFiles::owns(const std::string& entry) const {
+  if (entry == kWriteProbe) return true;  // left by a command killed while probing
   std::string name = entry;
   if (name.size() > 5 && name.front() == '.' && name.ends_with(".tmp")) name = name.substr(1, name.size() - 5);
   if (std::find(names.begin(), names.end(), name) != names.end()) return true;

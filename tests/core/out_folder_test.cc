@@ -74,7 +74,7 @@ TEST(OutFolder, ANonEmptyFolderIsRefusedWithoutReplace) {
 TEST(OutFolder, ReplaceRemovesEveryOwnedFileAndTheirTemporaries) {
   const std::string d = fresh("replace");
   fs::create_directories(d);
-  for (const char* f : {"run.json", "warnings.txt", ".run.json.tmp", "capture-h0.pcapng"}) put(d + "/" + f, "old");
+  for (const char* f : {"run.json", "warnings.txt", ".run.json.tmp", "capture-h0.pcapng", ".rocetb-write-check"}) put(d + "/" + f, "old");
   const auto created = prepare_out_folder({"--out", d, true}, kOwned);
   ASSERT_TRUE(created) << created.error().message;
   EXPECT_FALSE(created.value());
