@@ -1,4 +1,4 @@
-// rocetb analyze CAPTURE [--out DIR] [--link-rate R] [--bin T]
+// rocetb analyze CAPTURE [--out DIR [--force]] [--link-rate R] [--bin T]
 //
 // Reads a pcap or pcapng capture and reports, per QP and per PFC priority, what an
 // operator asks of a RoCE fabric (lib/analyze/README.md): a table on the terminal and
@@ -15,6 +15,7 @@
 #include "analyze/analyze_capture.h"
 #include "analyze/report.h"
 #include "apps/commands.h"
+#include "core/read_file.h"
 #include "core/units_parse.h"
 
 namespace rtb::apps {
@@ -23,6 +24,7 @@ namespace {
 struct AnalyzeArgs {
   std::string capture;
   std::string out;
+  bool force = false;
   std::string link_rate = "100Gbps";
   std::string bin = "100us";
 };
@@ -51,13 +53,28 @@ int analyze(const AnalyzeArgs& a) {
     print_error("rocetb analyze", opt.error().message);
     return 2;
   }
+  // A FIFO would block libpcap's reader forever, a device never end.
+  if (Status s = check_regular_file(a.capture, "a pcap or pcapng capture file"); !s) {
+    print_error("rocetb analyze", s.message());
+    return 2;
+  }
+  // The default folder is this command's own: an earlier analysis of the same capture there
+  // is replaced. A folder given with --out must be new or empty, or --force.
+  const std::string out = a.out.empty()
+      ? "results/analyze-" + std::filesystem::path(a.capture).stem().string() : a.out;
+  const OutFolder folder{a.out.empty() ? "results folder" : "--out", out, a.out.empty() || a.force};
+  const Expected<bool> created = prepare_out_folder(folder, analyze::results_files());
+  if (!created) {
+    print_error("rocetb analyze", created.error().message);
+    return 2;
+  }
   auto result = analyze::analyze_capture(a.capture, opt.value());
   if (!result) {
     print_error("rocetb analyze", result.error().message);
+    std::error_code ec;
+    if (created.value()) std::filesystem::remove(out, ec);  // empty: nothing was analyzed
     return 2;
   }
-  const std::string out = a.out.empty()
-      ? "results/analyze-" + std::filesystem::path(a.capture).stem().string() : a.out;
   analyze::print_table(std::cout, result.value());
   if (Status s = analyze::write_results(out, result.value()); !s) {
     print_error("rocetb analyze", s.message());
@@ -80,6 +97,8 @@ Command add_analyze_command(CLI::App& app) {
       "analyze", "per-QP and per-priority RoCEv2 / PFC statistics of a pcap or pcapng capture");
   cmd->add_option("capture", args->capture, "capture file (pcap or pcapng)")->required();
   cmd->add_option("--out", args->out, "results folder (default results/analyze-<capture name>)");
+  cmd->add_flag("--force", args->force,
+                 "write into a non-empty --out folder, removing an earlier analysis's files there first");
   cmd->add_option("--link-rate", args->link_rate,
                   "rate of the captured link, for PFC pause quanta (default 100Gbps)");
   cmd->add_option("--bin", args->bin, "width of the timeline.csv bins (default 100us)");

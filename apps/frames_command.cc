@@ -12,6 +12,7 @@
 #include <string>
 
 #include "apps/commands.h"
+#include "core/write_file.h"
 #include "pcap/pcapng_writer.h"
 #include "wire/frame_samples.h"
 #include "wire/parser.h"
@@ -44,7 +45,9 @@ int frames(const std::string& out) {
   if (auto dir = std::filesystem::path(out).parent_path(); !dir.empty()) {
     std::filesystem::create_directories(dir, ec);
   }
-  auto w = capture::PcapngWriter::create(out);
+  // Written beside it and renamed when whole (core/write_file.h): never a file cut short.
+  const std::string tmp = temporary_name(out);
+  auto w = capture::PcapngWriter::create(tmp);
   if (!w) {
     std::fprintf(stderr, "rocetb: %s\n", w.error().message.c_str());
     return 1;
@@ -53,11 +56,19 @@ int frames(const std::string& out) {
   for (size_t i = 0; i < samples.size(); ++i) {
     if (Status s = w.value().write(iface, Time::us(10) * i, samples[i].bytes); !s) {
       std::fprintf(stderr, "rocetb: %s\n", s.message().c_str());
+      (void)w.value().close();
+      std::filesystem::remove(tmp, ec);
       return 1;
     }
   }
   if (Status s = w.value().close(); !s) {
     std::fprintf(stderr, "rocetb: %s\n", s.message().c_str());
+    std::filesystem::remove(tmp, ec);
+    return 1;
+  }
+  if (std::filesystem::rename(tmp, out, ec); ec) {
+    std::fprintf(stderr, "rocetb: --out %s: cannot write: %s\n", out.c_str(), ec.message().c_str());
+    std::filesystem::remove(tmp, ec);
     return 1;
   }
   fmt::print("wrote {} frames to {}\n\n", samples.size(), out);

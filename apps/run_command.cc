@@ -1,4 +1,4 @@
-// rocetb run SCENARIO [--out DIR] [--seed N] [--set KEY=VALUE ...] [--cc ALGORITHM]
+// rocetb run SCENARIO [--out DIR [--force]] [--seed N] [--set KEY=VALUE ...] [--cc ALGORITHM]
 //            [--capture WHAT ...] [--capture-snaplen B] [--capture-max-frames N] [--capture-max-bytes S]
 //
 // Loads and validates the scenario (every error names file, line, key and value), runs it
@@ -23,11 +23,14 @@
 #include "core/error.h"
 #include "cc_algos/registry.h"
 #include "runtime/pool/eal.h"
+#include "runtime/pool/eal_output.h"
 #include "scenario/cc_settings.h"
 #include "scenario/load.h"
+#include "scenario/warning_summary.h"
 #include "tap/capture_plan.h"
 #include "testbed/results.h"
 #include "testbed/results_dir.h"
+#include "testbed/results_folder.h"
 #include "testbed/run.h"
 #include "testbed/stop_request.h"
 
@@ -37,6 +40,8 @@ namespace {
 struct RunArgs {
   std::string scenario;
   std::string out;
+  bool force = false;
+  bool verbose = false;
   std::optional<std::string> seed;  // as typed: checked against run.seed's range in run()
   std::vector<std::string> set;
   std::string cc;
@@ -104,8 +109,19 @@ int run(const RunArgs& a, const std::string& command_line) {
     print_error("rocetb", capture.error().message);
     return 2;
   }
-  for (const std::string& w : s.value().warnings) std::fprintf(stderr, "warning: %s\n", w.c_str());
+  // Checked and marked before the run: an unwritable or occupied folder is refused now,
+  // not after a long run.
+  const OutFolder folder{a.out.empty() ? "results folder" : "--out", out, a.force};
+  const Expected<bool> created = testbed::prepare_results_folder(folder, command_line);
+  if (!created) {
+    std::fprintf(stderr, "rocetb: %s\n", created.error().message.c_str());
+    return 2;
+  }
+  for (const std::string& w : scenario::summarize_warnings(s.value().warnings)) {
+    std::fprintf(stderr, "warning: %s\n", w.c_str());
+  }
   cc::Registry registry = cc::Registry::with_builtins();
+  runtime::set_eal_verbose(a.verbose);
   const bool realtime = s.value().run.clock == scenario::Clock::kRealtime;
   // Ctrl-C or SIGTERM ends a run early; its results are still written, marked incomplete.
   std::signal(SIGINT, [](int) { testbed::request_stop(); });
@@ -114,6 +130,7 @@ int run(const RunArgs& a, const std::string& command_line) {
                          : testbed::run_virtual(s.value(), registry, command_line, capture.value());
   if (!report) {
     std::fprintf(stderr, "rocetb: %s\n", report.error().message.c_str());
+    testbed::abandon_results_folder(out, created.value() || a.out.empty());
     return 1;
   }
   if (Status st = testbed::write_results(out, s.value(), report.value()); !st) {
@@ -140,6 +157,9 @@ Command add_run_command(CLI::App& app, int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
   cmd->add_option("--out", args->out, "results folder (default results/<scenario>-<time>[-<overrides>][-<n>], never an existing one)");
+  cmd->add_flag("--force", args->force,
+                 "write into a non-empty --out folder, removing an earlier run's results there first");
+  cmd->add_flag("--verbose", args->verbose, "show the DPDK EAL's own output when it fails to start");
   cmd->add_option("--seed", args->seed, "override run.seed (0 to 2^63-1)");
   cmd->add_option("--set", args->set, "override any key: --set switch.buffer_pool.size=8MB")
       ->expected(1)

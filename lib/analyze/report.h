@@ -10,13 +10,17 @@
 
 #include "analyze/analyze_capture.h"
 #include "core/error.h"
+#include "core/out_folder.h"
 
 namespace rtb::analyze {
 
 nlohmann::json summary_json(const CaptureAnalysis& a);
 
-// Writes summary.json, qps.csv, priorities.csv, timeline.csv and pfc_events.csv into
-// `dir` (created when missing).
+// The files write_results writes (--force removes only these).
+OwnedFiles results_files();
+
+// Writes qps.csv, priorities.csv, timeline.csv, pfc_events.csv and, last, summary.json into
+// `dir` (created when missing), each to a temporary name renamed into place.
 Status write_results(const std::string& dir, const CaptureAnalysis& a);
 
 void print_table(std::ostream& os, const CaptureAnalysis& a);

@@ -1,11 +1,11 @@
 #include <fmt/format.h>
 
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 
 #include "analyze/names.h"
 #include "analyze/report.h"
+#include "core/write_file.h"
 
 namespace rtb::analyze {
 namespace {
@@ -81,30 +81,28 @@ std::string pfc_events_csv(const PfcStats& pfc) {
   return os.str();
 }
 
-Status write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f) return Error{fmt::format("cannot write '{}'", path.string())};
-  return {};
-}
-
 }  // namespace
+
+OwnedFiles results_files() {
+  return {{"qps.csv", "priorities.csv", "timeline.csv", "pfc_events.csv", "summary.json"}, {}};
+}
 
 Status write_results(const std::string& dir, const CaptureAnalysis& a) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{fmt::format("--out '{}': cannot create the folder: {}", dir, ec.message())};
   const std::filesystem::path d(dir);
+  // Each file whole or not at all (core/write_file.h); summary.json last, so that a folder
+  // with a summary.json holds every file of that analysis.
   const std::pair<const char*, std::string> files[] = {
-      {"summary.json", summary_json(a).dump(2) + "\n"},
       {"qps.csv", qps_csv(a)},
       {"priorities.csv", priorities_csv(a.analyzer.pfc())},
       {"timeline.csv", timeline_csv(a)},
       {"pfc_events.csv", pfc_events_csv(a.analyzer.pfc())},
+      {"summary.json", summary_json(a).dump(2) + "\n"},
   };
   for (const auto& [name, text] : files) {
-    if (Status s = write_file(d / name, text); !s) return s;
+    if (Status s = write_file_atomically((d / name).string(), text); !s) return s;
   }
   return {};
 }

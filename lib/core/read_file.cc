@@ -22,7 +22,7 @@ const char* kind_of(mode_t mode) {
 
 }  // namespace
 
-Expected<std::string> read_regular_file(const std::string& path, uint64_t max_bytes, const std::string& what) {
+Status check_regular_file(const std::string& path, const std::string& what) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) {
     return Error{fmt::format("{}: cannot be read ({}): expected {}", path, std::strerror(errno), what)};
@@ -30,6 +30,13 @@ Expected<std::string> read_regular_file(const std::string& path, uint64_t max_by
   if (!S_ISREG(st.st_mode)) {
     return Error{fmt::format("{}: is {}, not a regular file: expected {}", path, kind_of(st.st_mode), what)};
   }
+  return {};
+}
+
+Expected<std::string> read_regular_file(const std::string& path, uint64_t max_bytes, const std::string& what) {
+  if (Status s = check_regular_file(path, what); !s) return Error{s.message()};
+  struct stat st {};
+  ::stat(path.c_str(), &st);
   if (static_cast<uint64_t>(st.st_size) > max_bytes) {
     return Error{fmt::format("{}: is {} bytes, more than the {} bytes allowed for {}", path, st.st_size,
                              max_bytes, what)};

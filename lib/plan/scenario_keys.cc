@@ -2,11 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <fstream>
 #include <sstream>
 
 #include <toml++/toml.h>
 
+#include "core/write_file.h"
 #include "scenario/load.h"
 #include "scenario/load_error.h"
 #include "scenario/overrides.h"
@@ -89,9 +89,10 @@ Status write_scenario(const std::string& out_path, const std::string& base_text,
     return Error{fmt::format("--write-scenario {}: not written, the scenario would not load:\n{}", out_path,
                              s.error().message)};
   }
-  std::ofstream out(out_path);
-  out << text.str();
-  if (!out) return Error{fmt::format("--write-scenario {}: cannot be written", out_path)};
+  // Whole or not at all: a scenario cut short would load as a different scenario.
+  if (Status st = write_file_atomically(out_path, text.str()); !st) {
+    return Error{fmt::format("--write-scenario {}: not written: {}", out_path, st.message())};
+  }
   return {};
 }
 

@@ -38,6 +38,10 @@ Expected<Cdf> Cdf::parse(std::string_view text, std::string_view name) {
     if (!first && (p.bytes <= cdf.points_.back().bytes || p.percent <= cdf.points_.back().percent)) {
       return Error{fmt::format("{}:{}: '{}': expected sizes and percentages strictly increasing", name, line, s)};
     }
+    if (p.bytes > kMaxBytes) {
+      return Error{fmt::format("{}:{}: '{}': expected sizes up to {:.0f} bytes (2^53, where every byte count is "
+                               "exact as a double)", name, line, s, kMaxBytes)};
+    }
     if (p.bytes < 0 || p.percent < 0 || p.percent > 100 || (first && p.percent != 0)) {
       return Error{fmt::format("{}:{}: '{}': expected sizes >= 0 and percentages in 0..100, the first at 0",
                                name, line, s)};

@@ -29,6 +29,9 @@ class Cdf {
   // A CDF file larger than this is refused before it is read (published CDFs have tens of
   // points).
   static constexpr uint64_t kMaxFileBytes = 1ull << 20;
+  // The largest flow size a point may have: 2^53 bytes, the largest range in which every
+  // whole byte count is a double and a sample rounds to a uint64_t without overflow.
+  static constexpr double kMaxBytes = 9007199254740992.0;
 
   // Errors name "<name>:<line>".
   static Expected<Cdf> parse(std::string_view text, std::string_view name);

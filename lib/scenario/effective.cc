@@ -130,7 +130,8 @@ json topology_json(const Topology& t) {
 
 json cc_json(const CcConfig& c) {
   json params = json::object();
-  for (const auto& [k, v] : c.params) std::visit([&](const auto& x) { params[k] = x; }, v);
+  // Not a structured binding: clang 14 (the fuzz build) cannot capture one in a lambda.
+  for (const auto& kv : c.params) std::visit([&](const auto& x) { params[kv.first] = x; }, kv.second);
   return {{"algorithm", c.algorithm}, {"params", params}};
 }
 

@@ -100,7 +100,10 @@ uint32_t Table::line(std::string_view key) const {
 }
 
 void Table::fail_value(std::string_view key, std::string_view msg) const {
-  fail(key, written(*table_->get(key)) + " " + std::string(msg));
+  // A check across keys may fail on a key the file leaves at its default (run.sample_interval
+  // above a short run.duration): there is no node to quote then.
+  const toml::node* n = table_->get(key);
+  fail(key, (n != nullptr ? written(*n) : std::string("(not set: its default)")) + " " + std::string(msg));
 }
 
 void Table::fail_table(std::string_view msg) const { origin_->fail(table_, path_, msg); }

@@ -35,6 +35,12 @@ class Checker {
   void warn(fmt::format_string<Args...> f, Args&&... args) {
     r_.warnings.push_back(fmt::format("{}: ", c_.name) + fmt::format(f, std::forward<Args>(args)...));
   }
+  // A port's warning names the port before ": ", so that the same cause on many ports reads
+  // as one line with a count (scenario/warning_summary.h).
+  template <typename... Args>
+  void warn_port(const PortConfig& port, fmt::format_string<Args...> f, Args&&... args) {
+    r_.warnings.push_back(fmt::format("{} port {}: ", c_.name, port.name) + fmt::format(f, std::forward<Args>(args)...));
+  }
 
   void check_ports() {
     if (c_.ports.empty()) error("ports: none configured; a switch needs at least one port");
@@ -43,8 +49,8 @@ class Checker {
       if (p.shaper && *p.shaper == Rate::zero()) error("port {} shaper pir = 0 b/s: expected a positive rate", p.name);
       if (p.mtu < 64 || p.mtu > 16'000) error("port {} mtu = {} B: expected 64..16000", p.name, p.mtu);
       if (p.shaper && *p.shaper > p.rate) {
-        warn("port {} shaper pir = {} b/s is above the line rate {} b/s and has no effect", p.name,
-             p.shaper->bps(), p.rate.bps());
+        warn_port(p, "shaper pir = {} b/s is above the line rate {} b/s and has no effect", p.shaper->bps(),
+                  p.rate.bps());
       }
     }
   }
@@ -154,9 +160,9 @@ class Checker {
     const HeadroomNeed need = headroom_need(
         {port.rate, port.propagation, port.mtu, c_.peer_mtu(port), Bytes(layout_.cell_bytes)});
     if (p.xoff >= need.need) return;
-    warn("BUFFER_PROFILE pg{} xoff = {} B (headroom) on port {} is below the {} B the cable needs; "
-         "lossless frames may be dropped:\n{}",
-         pg, p.xoff.count(), port.name, need.need.count(), need.describe());
+    warn_port(port, "BUFFER_PROFILE pg{} xoff = {} B (headroom) is below the {} B the cable needs; "
+              "lossless frames may be dropped:\n{}",
+              pg, p.xoff.count(), need.need.count(), need.describe());
   }
 
   void check_queue(int q) {
@@ -221,9 +227,9 @@ class Checker {
       if (port.rate == Rate::zero()) continue;  // refused above
       const Time pause = port.rate.time_for(Bytes(64) * c_.pfc.pause_quanta);
       if (c_.pfc.refresh_interval >= pause) {
-        warn("pfc refresh_interval = {} ps on port {} is not below the pause time {} ps ({} quanta x "
-             "512 bit / {} b/s): the neighbour resumes before each refresh",
-             c_.pfc.refresh_interval.ps(), port.name, pause.ps(), c_.pfc.pause_quanta, port.rate.bps());
+        warn_port(port, "pfc refresh_interval = {} ps is not below the pause time {} ps ({} quanta x "
+                  "512 bit / {} b/s): the neighbour resumes before each refresh",
+                  c_.pfc.refresh_interval.ps(), pause.ps(), c_.pfc.pause_quanta, port.rate.bps());
       }
     }
   }

@@ -4,19 +4,13 @@
 #include <fmt/ostream.h>
 
 #include <filesystem>
-#include <fstream>
 #include <ostream>
+
+#include "core/write_file.h"
+#include "scenario/warning_summary.h"
 
 namespace rtb::testbed {
 namespace {
-
-Status write_file(const std::filesystem::path& path, const std::string& text) {
-  std::ofstream f(path, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f) return Error{fmt::format("cannot write {}: check the folder is writable", path.string())};
-  return {};
-}
 
 std::string flows_csv(const RunReport& r) {
   std::string out = "time_ns,flow,cc_rate_gbps,throughput_gbps,bytes_received,cnp_handled";
@@ -46,6 +40,13 @@ std::string json_text(const nlohmann::ordered_json& j) {
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
+// One line per cause with a count (scenario/warning_summary.h), as on the terminal.
+std::string warnings_text(const std::vector<std::string>& warnings) {
+  std::string out;
+  for (const std::string& w : scenario::summarize_warnings(warnings)) out += w + "\n";
+  return out;
+}
+
 }  // namespace
 
 Status write_results(const std::string& dir, const scenario::Scenario& s, const RunReport& r) {
@@ -53,17 +54,19 @@ Status write_results(const std::string& dir, const scenario::Scenario& s, const 
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{fmt::format("cannot create results folder {}: {}", dir, ec.message())};
   const std::filesystem::path d(dir);
-  std::string warnings;
-  for (const std::string& w : s.warnings) warnings += w + "\n";
+  const std::string warnings = warnings_text(s.warnings);
+  // Each file whole or not at all (core/write_file.h); run.json last, so that a folder whose
+  // run.json says "complete": true holds every file of that run.
   for (const auto& [name, text] :
        {std::pair<const char*, std::string>{"summary.json", json_text(r.summary)},
-        {"run.json", json_text(r.run)},
         {"effective.json", json_text(s.effective)},
         {"flows.csv", flows_csv(r)},
-        {"queues.csv", queues_csv(r)}}) {
-    if (Status st = write_file(d / name, text); !st) return st;
+        {"queues.csv", queues_csv(r)},
+        {"warnings.txt", warnings},
+        {"run.json", json_text(r.run)}}) {
+    if (name == std::string("warnings.txt") && text.empty()) continue;
+    if (Status st = write_file_atomically((d / name).string(), text); !st) return st;
   }
-  if (!warnings.empty()) return write_file(d / "warnings.txt", warnings);
   return {};
 }
 

@@ -35,6 +35,7 @@ Malformed why(const Dissected& d) { return static_cast<Malformed>(d.malformed); 
 Bytes8 ip_packet(const Bytes8& eth) { return Bytes8(eth.begin() + 14, eth.end()); }
 
 TEST(AnalyzeDissect, EthernetSendOnly) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const Dissected d = run(LinkType::kEthernet, scapy_frame(0));
   ASSERT_EQ(d.kind, FrameKind::kRoce);
   EXPECT_EQ(d.opcode, 0x04);
@@ -48,6 +49,7 @@ TEST(AnalyzeDissect, EthernetSendOnly) {
 }
 
 TEST(AnalyzeDissect, QinQTags) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   Bytes8 f = scapy_frame(2);
   const Bytes8 tags = {0x88, 0xa8, 0x00, 0x64, 0x81, 0x00, 0x60, 0x0a};  // S-tag 100, C-tag 10 pcp 3
   f.insert(f.begin() + 12, tags.begin(), tags.end());
@@ -59,6 +61,7 @@ TEST(AnalyzeDissect, QinQTags) {
 }
 
 TEST(AnalyzeDissect, TooManyTags) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   Bytes8 f = scapy_frame(0);
   for (int i = 0; i < 5; ++i) {
     const Bytes8 tag = {0x81, 0x00, 0x00, 0x01};
@@ -68,6 +71,7 @@ TEST(AnalyzeDissect, TooManyTags) {
 }
 
 TEST(AnalyzeDissect, LinuxCookedV1AndV2) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const Bytes8 ip = ip_packet(scapy_frame(0));
   // SLL: packet type 4 (outgoing), ARPHRD_ETHER, address length 6, address, protocol IPv4.
   Bytes8 sll = {0, 4, 0, 1, 0, 6, 2, 0, 0, 0, 0, 1, 0, 0, 0x08, 0x00};
@@ -87,6 +91,7 @@ TEST(AnalyzeDissect, LinuxCookedV1AndV2) {
 }
 
 TEST(AnalyzeDissect, RawIpLinkTypes) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const Bytes8 ip = ip_packet(scapy_frame(4));
   EXPECT_EQ(run(LinkType::kRaw, ip).opcode, 0x81);
   EXPECT_EQ(run(LinkType::kIpv4, ip).kind, FrameKind::kRoce);
@@ -115,6 +120,7 @@ Bytes8 ipv6_send_only() {
 }
 
 TEST(AnalyzeDissect, Ipv6) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   Bytes8 f = ipv6_send_only();
   Dissected d = run(LinkType::kRaw, f);
   ASSERT_EQ(d.kind, FrameKind::kRoce);
@@ -138,6 +144,7 @@ TEST(AnalyzeDissect, Ipv6) {
 }
 
 TEST(AnalyzeDissect, IcrcCheckedAndReservedBitsIgnored) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   Bytes8 f = scapy_frame(0);
   f[14 + 20 + 8 + 4] = 0x10;  // BTH byte 4 reserved bit, as the HiRoCE NICs send it
   Dissected d = run(LinkType::kEthernet, f);
@@ -150,6 +157,7 @@ TEST(AnalyzeDissect, IcrcCheckedAndReservedBitsIgnored) {
 }
 
 TEST(AnalyzeDissect, SnappedFrames) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const Bytes8 f = scapy_frame(1);  // 330 bytes, WRITE First with RETH
   Dissected d = run(LinkType::kEthernet, Bytes8(f.begin(), f.begin() + 96), 330);
   ASSERT_EQ(d.kind, FrameKind::kRoce);
@@ -170,6 +178,7 @@ Dissected broken(size_t at, uint8_t value) {
 }
 
 TEST(AnalyzeDissect, MalformedReasons) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   constexpr size_t kIp = 14, kUdp = 34, kBth = 42;
   EXPECT_EQ(why(broken(kIp, 0x44)), Malformed::kBadIpv4HeaderLength);
   EXPECT_EQ(why(broken(kIp + 10, 0)), Malformed::kBadIpv4Checksum);
@@ -190,6 +199,7 @@ TEST(AnalyzeDissect, MalformedReasons) {
 }
 
 TEST(AnalyzeDissect, OtherTraffic) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   Bytes8 f = scapy_frame(0);
   f[14 + 20 + 3] = 0xb8;  // UDP destination port 4792
   EXPECT_EQ(run(LinkType::kEthernet, f).kind, FrameKind::kOther);
@@ -200,6 +210,7 @@ TEST(AnalyzeDissect, OtherTraffic) {
 }
 
 TEST(AnalyzeDissect, Pfc) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   auto all = capture::read_all(capture::testing::shared_captures_dir() + "/pfc_reference.pcap");
   ASSERT_TRUE(all);
   Bytes8 f = all.value()[0].bytes;

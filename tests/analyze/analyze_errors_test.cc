@@ -29,6 +29,7 @@ size_t record_offset(const std::vector<uint8_t>& f, size_t n) {
 }
 
 TEST(AnalyzeErrors, TruncatedFileGivesPartialResults) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   ct::ScratchDir dir;
   std::vector<uint8_t> f = hiroce();
   f.resize(record_offset(f, 50) + 16 + 10);  // frame 51 cut inside its bytes
@@ -48,6 +49,7 @@ TEST(AnalyzeErrors, TruncatedFileGivesPartialResults) {
 }
 
 TEST(AnalyzeErrors, TruncatedRecordHeader) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   ct::ScratchDir dir;
   std::vector<uint8_t> f = hiroce();
   f.resize(record_offset(f, 3) + 7);
@@ -59,6 +61,7 @@ TEST(AnalyzeErrors, TruncatedRecordHeader) {
 }
 
 TEST(AnalyzeErrors, CorruptRecordLength) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   ct::ScratchDir dir;
   std::vector<uint8_t> f = hiroce();
   const size_t at = record_offset(f, 10);
@@ -85,6 +88,7 @@ TEST(AnalyzeErrors, NotACaptureOrMissing) {
 }
 
 TEST(AnalyzeErrors, UnsupportedLinkType) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   ct::ScratchDir dir;
   std::vector<uint8_t> f = hiroce();
   f.resize(24);
@@ -98,6 +102,7 @@ TEST(AnalyzeErrors, UnsupportedLinkType) {
 }
 
 TEST(AnalyzeErrors, CorruptFramesAreCountedNotFatal) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   ct::ScratchDir dir;
   std::vector<uint8_t> f = hiroce();
   // Every RoCE frame's BTH TVer set to 15: all 105 are malformed, none stops the read.
@@ -120,6 +125,7 @@ TEST(AnalyzeErrors, CorruptFramesAreCountedNotFatal) {
 }
 
 TEST(AnalyzeErrors, FromMemoryAsFromFile) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const std::vector<uint8_t> f = hiroce();
   auto a = analyze_capture_memory(f.data(), f.size(), "hiroce", {});
   ASSERT_TRUE(a) << a.error().message;

@@ -34,6 +34,7 @@ const QpStats& find_qp(const CaptureAnalysis& a, uint32_t qpn) {
 }
 
 TEST(AnalyzeReference, EveryFileInTheFolderIsCovered) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const std::set<std::string> covered = {
       "oferby_proxy_roce.pcap", "external_roce_vectors.pcap",
       "external_mlx_article_cnp_rawip.pcap", "scapy_roce_reference.pcap", "pfc_reference.pcap"};
@@ -48,6 +49,7 @@ TEST(AnalyzeReference, EveryFileInTheFolderIsCovered) {
 // with Immediate x2, ACK x37; all ECT(0); no CNP, no CE, no PFC; 105/105 ICRCs valid; BTH
 // byte 4 = 0x10 on 68 packets (must be ignored); UDP source ports 69 and 72 (two QPs).
 TEST(AnalyzeReference, HardwareHiRoce) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const CaptureAnalysis a = analyze_ref("oferby_proxy_roce.pcap");
   const Totals& t = a.analyzer.totals();
   EXPECT_EQ(t.frames, 123u);
@@ -79,6 +81,7 @@ TEST(AnalyzeReference, HardwareHiRoce) {
 // README: a ConnectX-4 Lx CNP (DestQP 0x118, UDP sport 0), an RC RDMA READ Request with
 // RETH, a UC SEND Only; every ICRC valid.
 TEST(AnalyzeReference, PublishedVectors) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const CaptureAnalysis a = analyze_ref("external_roce_vectors.pcap");
   const Totals& t = a.analyzer.totals();
   EXPECT_EQ(t.roce, 3u);
@@ -93,6 +96,7 @@ TEST(AnalyzeReference, PublishedVectors) {
 
 // README: one CNP as raw IPv4 (link type 101), DestQP 0xd2, tos 0x89, ICRC valid.
 TEST(AnalyzeReference, RawIpCnp) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const CaptureAnalysis a = analyze_ref("external_mlx_article_cnp_rawip.pcap");
   const Totals& t = a.analyzer.totals();
   EXPECT_EQ(a.analyzer.link(), capture::LinkType::kRaw);
@@ -105,6 +109,7 @@ TEST(AnalyzeReference, RawIpCnp) {
 // README §3: SEND Only, WRITE First, WRITE Middle (CE), ACK, CNP to the requester's QP
 // 0x456, 10 us apart; every ICRC valid.
 TEST(AnalyzeReference, ScapyReference) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const CaptureAnalysis a = analyze_ref("scapy_roce_reference.pcap");
   const Totals& t = a.analyzer.totals();
   EXPECT_EQ(t.roce, 5u);
@@ -130,6 +135,7 @@ TEST(AnalyzeReference, ScapyReference) {
 
 // README §4: XOFF priority 3 with 65535 quanta, then XON (1 ms later).
 TEST(AnalyzeReference, PfcXoffXon) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const CaptureAnalysis a = analyze_ref("pfc_reference.pcap");
   EXPECT_EQ(a.analyzer.totals().pfc, 2u);
   const PriorityStats& p3 = a.analyzer.pfc().priorities()[3];
@@ -149,6 +155,7 @@ TEST(AnalyzeReference, PfcXoffXon) {
 }
 
 TEST(AnalyzeReference, LinkRateScalesPauseTime) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   auto a = analyze_capture(ref("pfc_reference.pcap"), AnalyzeOptions{Rate::gbps(25), Time::us(100)});
   ASSERT_TRUE(a);
   EXPECT_EQ(a.value().analyzer.pfc().priorities()[3].requested, Time::ps(335'539'200) * 4);

@@ -294,4 +294,9 @@ def main():
 
 
 if __name__ == "__main__":
+    if not os.path.isdir(os.path.join(SHARED, "captures")):
+        # 77: meson's "skipped" (the reference captures live beside the repository).
+        print(f"skipped: the reference captures folder {os.path.join(SHARED, 'captures')} is missing: "
+              "set ROCETB_SHARED to the shared folder, or clone the repository beside it")
+        sys.exit(77)
     sys.exit(main())

@@ -8,6 +8,12 @@ work=$2
 runs=${3:-100000}
 rm -rf "$work/corpus"
 mkdir -p "$work/corpus"
+# The seeds are the reference captures beside the repository: without them, skipped (77).
+captures="${ROCETB_SHARED:-$src/../shared}/captures"
+if [ ! -d "$captures" ]; then
+  echo "skipped: the reference captures folder $captures is missing: set ROCETB_SHARED to the shared folder"
+  exit 77
+fi
 flags="-std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined"
 # DPDK headers as system includes, as in the meson build.
 dpdk=$(pkg-config --cflags libdpdk | sed 's/-I/-isystem /g')

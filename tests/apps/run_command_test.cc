@@ -17,6 +17,7 @@ namespace rtb::apps {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::build_root;
 using testing::run_rocetb;
 using testing::run_shell;
@@ -100,6 +101,24 @@ std::vector<std::string> realtime_run(const std::string& out, std::vector<std::s
   a.insert(a.end(), kRealtime.begin(), kRealtime.end());
   a.insert(a.end(), more.begin(), more.end());
   return a;
+}
+
+// The EAL's own lines (getopt's complaint, its log) are summarized in the one-line error;
+// --verbose shows them.
+TEST(RunCommand, AnEalFailureIsOneLineUnlessVerbose) {
+  const std::vector<std::string> bad = {"--set", "realtime.eal_args=[\"--vdev=net_bogus0\"]", "--set",
+                                        "run.duration=3ms", "--set", "run.warmup=1ms"};
+  auto r = run_rocetb(realtime_run(out_dir("eal"), bad));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, Not(HasSubstr("EAL: "))) << "raw EAL output without --verbose";
+  EXPECT_THAT(last_line(r.out), HasSubstr("rocetb: DPDK EAL start failed: "));
+  EXPECT_THAT(last_line(r.out), HasSubstr("; the EAL said: Unable to parse device 'net_bogus0' (rocetb run --verbose "
+                                          "shows all it said)"));
+  std::vector<std::string> verbose = bad;
+  verbose.push_back("--verbose");
+  r = run_rocetb(realtime_run(out_dir("eal"), verbose));
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(r.out, HasSubstr("EAL: Unable to parse device 'net_bogus0'\n"));
 }
 
 TEST(RunCommand, AStartTimeMoreThanADayAheadIsRefused) {

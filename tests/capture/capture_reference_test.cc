@@ -19,6 +19,7 @@ std::vector<CapturedFrame> read_ref(const std::string& name) {
 }
 
 TEST(ReferenceCaptures, EveryFileInTheFolderReads) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const std::map<std::string, size_t> expected = {
       {"oferby_proxy_roce.pcap", 123},
       {"external_roce_vectors.pcap", 3},
@@ -47,6 +48,7 @@ TEST(ReferenceCaptures, EveryFileInTheFolderReads) {
 }
 
 TEST(ReferenceCaptures, HardwareRoceIsEthernetIpv4) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const auto frames = read_ref("oferby_proxy_roce.pcap");
   ASSERT_EQ(frames.size(), 123u);
   size_t roce = 0;
@@ -62,6 +64,7 @@ TEST(ReferenceCaptures, HardwareRoceIsEthernetIpv4) {
 }
 
 TEST(ReferenceCaptures, ScapyFramesTenMicrosecondsApart) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const auto frames = read_ref("scapy_roce_reference.pcap");
   ASSERT_EQ(frames.size(), 5u);
   const uint32_t lengths[] = {90, 330, 314, 62, 74};
@@ -76,6 +79,7 @@ TEST(ReferenceCaptures, ScapyFramesTenMicrosecondsApart) {
 }
 
 TEST(ReferenceCaptures, RawIpCnpHasLinkType101) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const auto frames = read_ref("external_mlx_article_cnp_rawip.pcap");
   ASSERT_EQ(frames.size(), 1u);
   EXPECT_EQ(frames[0].link, LinkType::kRaw);
@@ -86,6 +90,7 @@ TEST(ReferenceCaptures, RawIpCnpHasLinkType101) {
 }
 
 TEST(ReferenceCaptures, PfcFramesArePaddedMacControl) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const auto frames = read_ref("pfc_reference.pcap");
   ASSERT_EQ(frames.size(), 2u);
   for (const auto& f : frames) {
@@ -102,6 +107,7 @@ TEST(ReferenceCaptures, PfcFramesArePaddedMacControl) {
 }
 
 TEST(ReferenceCaptures, PublishedVectorsAreThree) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   EXPECT_EQ(read_ref("external_roce_vectors.pcap").size(), 3u);
 }
 

@@ -45,6 +45,15 @@ std::string shared_captures_dir() {
   return std::string(shared != nullptr ? shared : "../shared") + "/captures";
 }
 
+std::optional<std::string> shared_captures_missing() {
+  const std::string dir = shared_captures_dir();
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir, ec)) return std::nullopt;
+  return "the reference captures folder " + dir +
+         " is missing: set ROCETB_SHARED to the shared folder (its captures/ subfolder), or clone the "
+         "repository beside it";
+}
+
 std::string run_command(const std::string& command, int& exit_code) {
   std::string out;
   FILE* p = popen(command.c_str(), "r");

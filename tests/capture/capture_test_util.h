@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,16 @@ std::vector<uint8_t> test_frame(size_t n, uint8_t seed);
 
 // The folder holding the reference captures: $ROCETB_SHARED/captures.
 std::string shared_captures_dir();
+
+// Why the reference captures cannot be read (the folder is missing: the repository was
+// cloned without the shared folder beside it), or nothing when they can.
+std::optional<std::string> shared_captures_missing();
+
+// First statement of a test that reads the reference captures: skips it, naming the
+// missing folder, instead of going on with no data (indexing an empty file crashes).
+#define SKIP_WITHOUT_SHARED_CAPTURES()                                          \
+  if (const auto missing = ::rtb::capture::testing::shared_captures_missing()) \
+  GTEST_SKIP() << *missing
 
 // Runs a shell command; returns its stdout and sets `exit_code`.
 std::string run_command(const std::string& command, int& exit_code);

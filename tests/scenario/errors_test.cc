@@ -153,6 +153,15 @@ TEST(ScenarioErrors, WarmupNotBelowDuration) {
   EXPECT_EQ(e, "t.toml:7: run.warmup: '2ms' is not below run.duration: expected a shorter warm-up");
 }
 
+// Found by the scenario fuzz campaign (tests/fuzz/corpus/scenario/sample_interval_default.toml):
+// a duration below the default sample interval failed on the key the file does not set,
+// and the message quoted that missing value through a null pointer (SIGSEGV).
+TEST(ScenarioErrors, ADurationBelowTheDefaultSampleIntervalNamesTheDefault) {
+  const std::string e = load_error(std::string(testing::kSmall) + "[run]\nduration = \"5ps\"\n");
+  EXPECT_EQ(e, "t.toml:5: run.sample_interval: (not set: its default) is out of range: expected above 0 and at "
+               "most run.duration");
+}
+
 TEST(ScenarioErrors, UnknownCcAlgorithmGivesTheRegistryMessage) {
   const std::string e = load_error(std::string(testing::kSmall) + "[cc]\nalgorithm = \"cubic\"\n");
   EXPECT_THAT(e, StartsWith("t.toml:6: cc.algorithm: unknown congestion-control algorithm 'cubic'; available: "));

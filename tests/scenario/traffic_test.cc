@@ -189,6 +189,18 @@ TEST(ScenarioTraffic, CdfInterpolatesLinearly) {
             "x.cdf: expected at least two points, the last at 100 %");
 }
 
+// Found by the CDF fuzz pass (tests/fuzz/corpus/cdf/size_1e308.cdf): a size past uint64_t
+// was accepted and sampled to 0 bytes (a double out of range converted to an integer).
+TEST(ScenarioTraffic, CdfSizesBeyondTwoToThe53AreRefused) {
+  EXPECT_EQ(Cdf::parse("0 0\n1e308 100\n", "x.cdf").error().message,
+            "x.cdf:2: '1e308 100': expected sizes up to 9007199254740992 bytes (2^53, where every byte count "
+            "is exact as a double)");
+  const Expected<Cdf> largest = Cdf::parse("0 0\n9007199254740992 100\n", "x.cdf");
+  ASSERT_TRUE(largest.ok());
+  Rng rng(1, 0);
+  for (int i = 0; i < 100; ++i) EXPECT_GE(largest->sample(rng), 1u);
+}
+
 // 16 hosts at 40 % of 100 Gb/s for 2 s of WebSearch: about 75,000 flows. Flow sizes have
 // a coefficient of variation of about 2, so the offered bytes have a relative standard
 // error of about sqrt(1 + 2^2) / sqrt(75,000) = 0.8 %: a 3 % tolerance is about 3.5 sigma.

@@ -88,7 +88,7 @@ TEST(Validate, HeadroomBelowTheCableNeedWarnsTermByTerm) {
   const ValidationReport r = validate(c);
   EXPECT_TRUE(r.ok()) << r.describe();
   ASSERT_EQ(r.warnings.size(), 4u) << r.describe();  // 2 PGs x 2 ports
-  EXPECT_THAT(r.warnings[0], HasSubstr("pg3 xoff = 20000 B (headroom) on port Ethernet0 is below the 44800 B"));
+  EXPECT_THAT(r.warnings[0], HasSubstr(" port Ethernet0: BUFFER_PROFILE pg3 xoff = 20000 B (headroom) is below the 44800 B"));
   EXPECT_THAT(r.warnings[0], HasSubstr("394 pause quanta x 512 bit / 8 at 100 Gb/s"));
   EXPECT_THAT(r.warnings[0], HasSubstr("NVIDIA mlx5 calculate_xoff"));
   EXPECT_THAT(r.warnings[0], HasSubstr("SONiC buffer_headroom_mellanox"));

@@ -39,6 +39,7 @@ FlowTemplate make(const FlowSpec& s) {
 }
 
 TEST(Builder, AckMatchesScapyReferenceByteForByte) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   // captures/README.md §3 frame 4: ACK rsp -> req, DestQP 0x456, PSN 100, syndrome 0x1f, MSN 1.
   const FlowTemplate rsp = make(test::scapy_responder_spec());
   uint8_t out[128];
@@ -48,6 +49,7 @@ TEST(Builder, AckMatchesScapyReferenceByteForByte) {
 }
 
 TEST(Builder, CnpMatchesScapyReferenceByteForByte) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   // Frame 5: CNP rsp -> req: DSCP 48, ECT(0), UDP sport 0, DestQP 0x456 (the requester).
   FlowSpec s = test::scapy_responder_spec();
   s.dscp = 48;
@@ -70,6 +72,7 @@ void expect_headers_match(const FrameSpan& f, const std::vector<uint8_t>& ref, u
 }
 
 TEST(Builder, DataFramesMatchScapyReferenceHeaders) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const FlowTemplate req = make(test::scapy_requester_spec());
   FrameBuffer b1(32);
   DataFields send{op::kSendOnly, 100, 32, true, false, Ecn::Ect0, {}, 0};

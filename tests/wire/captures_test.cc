@@ -27,6 +27,7 @@ ParseOptions checking(LinkType link = LinkType::Ethernet) {
 }
 
 TEST(Captures, HiRoCEOpcodeCountsIcrcsAndReservedBitQuirk) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const auto fs = frames("oferby_proxy_roce.pcap");
   ASSERT_EQ(fs.size(), 123u);
   ParseCounters c;
@@ -61,6 +62,7 @@ TEST(Captures, HiRoCEOpcodeCountsIcrcsAndReservedBitQuirk) {
 }
 
 TEST(Captures, ExternalVectors) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const auto fs = frames("external_roce_vectors.pcap");
   ASSERT_EQ(fs.size(), 3u);
   ParsedFrame p;
@@ -89,6 +91,7 @@ TEST(Captures, ExternalVectors) {
 }
 
 TEST(Captures, RawIpv4Cnp) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const auto fs = frames("external_mlx_article_cnp_rawip.pcap");
   ASSERT_EQ(fs.size(), 1u);
   EXPECT_EQ(fs[0].link, capture::LinkType::kRaw);
@@ -103,6 +106,7 @@ TEST(Captures, RawIpv4Cnp) {
 }
 
 TEST(Captures, ScapyReferenceTable) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const auto fs = frames("scapy_roce_reference.pcap");
   ASSERT_EQ(fs.size(), 5u);
   struct Row { uint16_t sport; uint8_t dscp; Ecn ecn; uint8_t opcode; uint32_t qpn, psn; bool a;
@@ -139,6 +143,7 @@ TEST(Captures, ScapyReferenceTable) {
 }
 
 TEST(Captures, PfcXoffXon) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const auto fs = frames("pfc_reference.pcap");
   ASSERT_EQ(fs.size(), 2u);
   for (size_t i = 0; i < 2; ++i) {

@@ -86,6 +86,7 @@ struct CapFrame {
 };
 
 TEST(Icrc, ReferenceCaptureIcrcs) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   // captures/README.md: the five ICRCs of scapy_roce_reference.pcap, the external vectors
   // and the raw-IPv4 CNP (wire bytes listed there, here as little-endian values).
   const std::vector<CapFrame> cases = {

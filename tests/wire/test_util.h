@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,10 +35,27 @@ inline std::vector<uint8_t> hex(std::string_view s) {
   return out;
 }
 
-inline std::string shared_capture(const std::string& name) {
+inline std::string shared_captures_dir() {
   const char* root = std::getenv("ROCETB_SHARED");
-  return std::string(root != nullptr ? root : "/work/shared") + "/captures/" + name;
+  return std::string(root != nullptr ? root : "../shared") + "/captures";
 }
+
+inline std::string shared_capture(const std::string& name) { return shared_captures_dir() + "/" + name; }
+
+// Why the reference captures cannot be read (a clone without the shared folder beside it),
+// or nothing when they can.
+inline std::optional<std::string> shared_captures_missing() {
+  std::error_code ec;
+  if (std::filesystem::is_directory(shared_captures_dir(), ec)) return std::nullopt;
+  return "the reference captures folder " + shared_captures_dir() +
+         " is missing: set ROCETB_SHARED to the shared folder (its captures/ subfolder), or clone the "
+         "repository beside it";
+}
+
+// First statement of a test that reads the reference captures: skips it, naming the folder.
+#define SKIP_WITHOUT_SHARED_CAPTURES()                                    \
+  if (const auto missing = ::rtb::wire::test::shared_captures_missing()) \
+  GTEST_SKIP() << *missing
 
 // The flows of captures/README.md §3 (scapy_roce_reference.pcap): requester
 // 02:00:00:00:00:01 / 192.0.2.1 / QPN 0x456, responder 02:00:00:00:00:02 / 192.0.2.2 /

@@ -1,5 +1,6 @@
 #include "runtime/pool/eal.h"
 
+#include "runtime/pool/eal_output.h"
 #include "wire/icrc.h"
 
 #include <rte_eal.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -109,10 +111,16 @@ Status start_eal(const EalOptions& options) {
   for (auto& s : g_args) g_argv.push_back(s.data());
   g_argv.push_back(nullptr);
   rte_errno = 0;
+  OutputCapture capture;  // the EAL's own lines: one sentence of them on failure (eal_output.h)
   const int rc = rte_eal_init(static_cast<int>(g_args.size()), g_argv.data());
+  const int err = rte_errno;
+  const std::string said = capture.finish();
+  if (rc >= 0 || eal_verbose()) std::fputs(said.c_str(), stderr);
   if (rc < 0) {
     g_state = EalState::kFailed;
-    return Error{explain_eal_failure(rte_errno, g_args)};
+    const std::string summary = eal_output_summary(said);
+    return Error{explain_eal_failure(err, g_args) + (summary.empty() ? "" : "; the EAL said: " + summary) +
+                 (eal_verbose() || said.empty() ? "" : " (rocetb run --verbose shows all it said)")};
   }
   g_state = EalState::kRunning;
   g_runtime_dir = rte_eal_get_runtime_dir();
