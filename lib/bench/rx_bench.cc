@@ -9,13 +9,13 @@
 #include <memory>
 
 #include "bench/psn_renumber.h"
+#include "bench/one_lcore.h"
 #include "bench/source_capture.h"
 #include "cc_algos/registry.h"
 #include "ethport/eth_bridge.h"
 #include "ethport/eth_port.h"
 #include "host/host.h"
 #include "realtime/realtime_scheduler.h"
-#include "realtime/tsc_clock.h"
 #include "runtime/pool/mbuf_pool_set.h"
 #include "runtime/wire_link.h"
 #include "wire/crc_path.h"
@@ -147,19 +147,10 @@ void add_figures(BenchReport& rep, const RxRig& r, const realtime::RealtimeStats
 }
 
 Status measure(RxRig& rig, const RxOptions& o, BenchReport& rep) {
-  realtime::TscClock clock = realtime::TscClock::calibrate();
-  realtime::RealtimeScheduler s;
-  for (runtime::Stage* st : std::initializer_list<runtime::Stage*>{
-           rig.source_bridge.get(), rig.host.get(), rig.sink_bridge.get()}) {
-    s.add(*st, o.lcore);
-  }
-  s.set_stall_rule(0.01);
-  s.set_catch_up({.window = o.catch_up, .max_polls = o.burst});
-  auto st = s.run(clock, o.duration, Time::never(), "");
+  auto st = run_one_lcore({rig.source_bridge.get(), rig.host.get(), rig.sink_bridge.get()}, o.lcore, o.duration,
+                          {.window = o.catch_up, .max_polls = o.burst}, rep);
   if (!st) return Error{st.error().message};
   add_figures(rep, rig, st.value());
-  rep.valid = st->lateness.valid;
-  rep.reason = st->lateness.reason;
   return {};
 }
 

@@ -8,11 +8,11 @@
 #include <filesystem>
 #include <memory>
 
+#include "bench/one_lcore.h"
 #include "bench/source_capture.h"
 #include "ethport/eth_bridge.h"
 #include "ethport/eth_port.h"
 #include "realtime/realtime_scheduler.h"
-#include "realtime/tsc_clock.h"
 #include "runtime/pool/mbuf_pool_set.h"
 #include "runtime/wire_link.h"
 #include "switch/config.h"
@@ -113,19 +113,11 @@ void add_figures(BenchReport& rep, const SwitchRig& r, const realtime::RealtimeS
 }
 
 Status measure(SwitchRig& rig, const SwitchOptions& o, BenchReport& rep) {
-  realtime::TscClock clock = realtime::TscClock::calibrate();
-  realtime::RealtimeScheduler s;
-  for (runtime::Stage* st : std::initializer_list<runtime::Stage*>{
-           rig.source_bridge.get(), rig.sw.get(), rig.sink_bridge.get(), rig.upstream_bridge.get()}) {
-    s.add(*st, o.lcore);
-  }
-  s.set_stall_rule(0.01);
-  s.set_catch_up({.window = o.catch_up, .max_polls = o.burst});
-  auto st = s.run(clock, o.duration, Time::never(), "");
+  auto st = run_one_lcore(
+      {rig.source_bridge.get(), rig.sw.get(), rig.sink_bridge.get(), rig.upstream_bridge.get()},
+      o.lcore, o.duration, {.window = o.catch_up, .max_polls = o.burst}, rep);
   if (!st) return Error{st.error().message};
   add_figures(rep, rig, st.value());
-  rep.valid = st->lateness.valid;
-  rep.reason = st->lateness.reason;
   return {};
 }
 
