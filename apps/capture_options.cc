@@ -24,7 +24,7 @@ Expected<uint64_t> whole_number(const std::string& option, const std::string& te
 
 void add_capture_options(CLI::App& cmd, CaptureArgs& a) {
   cmd.add_option("--capture", a.what,
-                 "capture to pcapng in the results folder: all, a node (h0, sw0), a link (h0-sw0) or a "
+                 "capture to pcapng in the results folder: all, hosts-tx (what every host sends, each frame once), a node (h0, sw0), a link (h0-sw0) or a "
                  "switch port (sw0:Ethernet0); repeatable, one file each")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -1,5 +1,5 @@
 // The `rocetb run` options that ask for captures (lib/tap):
-//   --capture WHAT            repeatable: all, a node, a link h0-sw0, a port sw0:Ethernet0
+//   --capture WHAT            repeatable: all, hosts-tx, a node, a link h0-sw0, a port sw0:Ethernet0
 //   --capture-snaplen BYTES   bytes kept of each frame (14 to 262144; default: whole frames)
 //   --capture-max-frames N    frames per file at most
 //   --capture-max-bytes SIZE  size of each file at most, e.g. 64MB, 1GiB

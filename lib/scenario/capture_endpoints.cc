@@ -48,6 +48,22 @@ Expected<std::pair<analyze::IpAddr, uint32_t>> check_given(
   return std::pair{*addr, *host};
 }
 
+// An address that is a host's own (a capture of a run of this topology) plays that host,
+// unless the user gave the address or the host.
+void add_own_addresses(const std::vector<analyze::IpAddr>& seen, const Topology& topo,
+                       std::vector<std::pair<analyze::IpAddr, uint32_t>>& fixed, std::vector<bool>& taken) {
+  for (const analyze::IpAddr& a : seen) {
+    if (std::any_of(fixed.begin(), fixed.end(), [&](const auto& p) { return p.first == a; })) continue;
+    for (uint32_t h = 0; h < topo.hosts.size(); ++h) {
+      uint8_t ip[4];
+      wire::store_be32(ip, topo.hosts[h].ip);
+      if (taken[h] || analyze::ipv4_addr(ip) != a) continue;
+      fixed.emplace_back(a, h);
+      taken[h] = true;
+    }
+  }
+}
+
 }  // namespace
 
 std::optional<uint32_t> EndpointMap::host_of(const analyze::IpAddr& a) const {
@@ -68,6 +84,7 @@ Expected<EndpointMap> map_endpoints(const std::vector<analyze::IpAddr>& seen,
   }
   std::vector<bool> taken(topo.hosts.size(), false);
   for (const auto& p : fixed) taken[p.second] = true;
+  add_own_addresses(seen, topo, fixed, taken);
   EndpointMap map;
   uint32_t next = 0;
   for (const analyze::IpAddr& a : seen) {

@@ -23,7 +23,9 @@ struct EndpointMap {
 // `seen`: the capture's endpoint addresses in order of first appearance. `given`:
 // ADDRESS -> host name pairs the user wrote (IPv4 or IPv6 text), each checked (address
 // syntax, host exists, no address or host twice, an address not in the capture is an
-// error naming it). Addresses not given go to the hosts not given, in host index order;
+// error naming it). An address that is a host's own goes to that host (a capture of a run
+// of this topology replays as it ran) unless the address or the host is given. The other
+// addresses go to the hosts not taken, in host index order;
 // more addresses than hosts: an error naming both counts. Messages carry no location:
 // the caller puts the file:line or option in front.
 Expected<EndpointMap> map_endpoints(const std::vector<analyze::IpAddr>& seen,

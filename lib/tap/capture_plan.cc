@@ -56,7 +56,7 @@ std::vector<uint32_t> links_where(const Topology& t, auto&& keep) {
 
 // Every name a WHAT may take, for suggestions: all, nodes, switch ports, links.
 std::vector<std::string> known_names(const Topology& t) {
-  std::vector<std::string> out{"all"};
+  std::vector<std::string> out{"all", std::string(kHostsTx)};
   for (const auto& h : t.hosts) out.push_back(h.name);
   for (uint32_t s = 0; s < t.switches.size(); ++s) {
     out.push_back(t.switches[s].name);
@@ -69,7 +69,7 @@ std::vector<std::string> known_names(const Topology& t) {
 Error unknown(const Topology& t, const std::string& what, const std::string& option) {
   const std::string near = scenario::nearest(what, known_names(t));
   const std::string hint = near.empty() ? "" : fmt::format(" (did you mean \"{}\"?)", near);
-  std::string examples = "\"all\"";
+  std::string examples = "\"all\", \"hosts-tx\"";
   if (!t.links.empty()) {
     const scenario::Link& l = t.links.front();
     examples += fmt::format(", a node (\"{}\"), a link (\"{}-{}\")", node_name(t, l.a.node),
@@ -112,6 +112,16 @@ std::string file_name_for(std::string what) {
   return "capture-" + what + ".pcapng";
 }
 
+// Every direction whose sending end is a host, in link order.
+std::vector<Direction> hosts_sending(const Topology& t) {
+  std::vector<Direction> out;
+  for (uint32_t i = 0; i < t.links.size(); ++i) {
+    if (t.links[i].a.node.kind == NodeKind::kHost) out.push_back({i, true});
+    if (t.links[i].b.node.kind == NodeKind::kHost) out.push_back({i, false});
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string end_name(const Topology& t, const LinkEnd& end) {
@@ -131,9 +141,14 @@ Expected<std::vector<FilePlan>> plan_captures(const Topology& topo, const std::v
     for (const FilePlan& p : plans) {
       if (p.what == w) return Error{fmt::format("{} {}: given twice; expected each capture once", option, w)};
     }
+    FilePlan plan{w, file_name_for(w), {}};
+    if (w == kHostsTx) {
+      plan.directions = hosts_sending(topo);
+      plans.push_back(std::move(plan));
+      continue;
+    }
     auto links = resolve(topo, w, option);
     if (!links) return links.error();
-    FilePlan plan{w, file_name_for(w), {}};
     for (uint32_t l : links.value()) {
       plan.directions.push_back({l, true});
       plan.directions.push_back({l, false});

@@ -1,6 +1,8 @@
 // Which link directions each capture file holds. A WHAT names
 //
 //   all             every direction of every link
+//   hosts-tx        every direction a host sends on: each frame once, as the hosts' NICs
+//                   sent it (the capture to replay through a model: rocetb replay --through)
 //   a node          h0, sw0: both directions of every link of that node
 //   a link          h0-sw0 (either order; ends may name a port: sw0:Ethernet0-h0): both
 //                   directions of every cable between the two
@@ -13,12 +15,15 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/error.h"
 #include "scenario/scenario.h"
 
 namespace rtb::tap {
+
+inline constexpr std::string_view kHostsTx = "hosts-tx";
 
 // One direction of scenario link `link`: from its end a to its end b, or back.
 struct Direction {

@@ -26,7 +26,8 @@ Status write_run_json(const std::string& dir, const std::string& command_line, c
 }  // namespace
 
 OwnedFiles run_results_files() {
-  return {{"summary.json", "run.json", "effective.json", "flows.csv", "queues.csv", "warnings.txt"},
+  return {{"summary.json", "run.json", "effective.json", "flows.csv", "queues.csv", "warnings.txt",
+           "replay.json"},
           {"capture-"}};
 }
 

@@ -58,7 +58,8 @@ void mark_stopped_early(RunReport& r, bool stopped, Time end, Time duration) {
 }
 
 Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
-                                const std::string& command_line, const tap::CaptureRequest& capture) {
+                                const std::string& command_line, const tap::CaptureRequest& capture,
+                                const HostStandIn& stand_in) {
   const StopScope stop_scope;  // a stop request from start-up on ends this run
   auto sizes = pool_sizes(s, pool_config(s));
   if (!sizes) return Error{sizes.error().message};
@@ -76,7 +77,7 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
 
   RunReport report;
   {
-    auto testbed = Testbed::build(s, pools.value(), cc.value());
+    auto testbed = Testbed::build(s, pools.value(), cc.value(), stand_in);
     if (!testbed) return Error{testbed.error().message};
     Testbed& t = *testbed.value();
     // Virtual time: files stamped from the epoch, so the same run gives the same bytes.

@@ -14,6 +14,7 @@
 #include "scenario/scenario.h"
 #include "tap/capture_request.h"
 #include "testbed/sampler.h"
+#include "testbed/testbed.h"
 
 namespace rtb::testbed {
 
@@ -27,8 +28,10 @@ struct RunReport {
 
 // `command_line` is recorded in run.json. With a `capture` request the run writes its
 // capture files (lib/tap) and lists them in run.json "captures".
+// With `stand_in`, stages of the caller's take the place of hosts (testbed.h, HostStandIn).
 Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
-                                const std::string& command_line, const tap::CaptureRequest& capture = {});
+                                const std::string& command_line, const tap::CaptureRequest& capture = {},
+                                const HostStandIn& stand_in = {});
 
 // The same in realtime (run.clock = "realtime", scenario [realtime]): stages on lcores
 // against the calibrated TSC. summary.json gets "valid" and "invalid_reason" (the

@@ -34,9 +34,10 @@ uint64_t long_lived_messages(const scenario::Scenario& s, const scenario::HostNo
 
 Expected<std::unique_ptr<Testbed>> Testbed::build(const scenario::Scenario& s,
                                                   runtime::PoolSet& pools,
-                                                  const cc::Controller& cc) {
+                                                  const cc::Controller& cc,
+                                                  const HostStandIn& stand_in) {
   std::unique_ptr<Testbed> t(new Testbed(s, false));
-  if (Status st = t->make(pools, cc); !st) return Error{st.message()};
+  if (Status st = t->make(pools, cc, stand_in); !st) return Error{st.message()};
   t->wire_up();
   return t;
 }
@@ -45,15 +46,15 @@ Expected<std::unique_ptr<Testbed>> Testbed::build_realtime(const scenario::Scena
                                                            runtime::PoolSet& pools,
                                                            const cc::Controller& cc) {
   std::unique_ptr<Testbed> t(new Testbed(s, true));
-  if (Status st = t->make(pools, cc); !st) return Error{st.message()};
+  if (Status st = t->make(pools, cc, {}); !st) return Error{st.message()};
   if (Status st = t->make_bridges(); !st) return Error{st.message()};
   if (Status st = t->make_ports(pools); !st) return Error{st.message()};
   return t;  // no waker: realtime lcores poll every stage anyway
 }
 
-Status Testbed::make(runtime::PoolSet& pools, const cc::Controller& cc) {
+Status Testbed::make(runtime::PoolSet& pools, const cc::Controller& cc, const HostStandIn& stand_in) {
   if (Status st = make_links(); !st) return st;
-  if (Status st = make_hosts(pools, cc); !st) return st;
+  if (Status st = make_hosts(pools, cc, stand_in); !st) return st;
   if (Status st = make_switches(pools); !st) return st;
   return make_flows(cc.algorithm());
 }
@@ -125,12 +126,13 @@ Status Testbed::make_links() {
   return {};
 }
 
-Status Testbed::make_hosts(runtime::PoolSet& pools, const cc::Controller& cc) {
+Status Testbed::make_hosts(runtime::PoolSet& pools, const cc::Controller& cc, const HostStandIn& stand_in) {
   std::vector<uint32_t> qps(s_.topology.hosts.size(), 0);
   for (const scenario::Flow& f : s_.flows) {
     ++qps[f.src];
     ++qps[f.dst];
   }
+  stand_ins_.assign(s_.topology.hosts.size(), nullptr);
   for (size_t i = 0; i < s_.topology.hosts.size(); ++i) {
     if (!built(NodeRef{NodeKind::kHost, static_cast<uint32_t>(i)})) {
       hosts_.push_back(nullptr);  // in another process
@@ -141,6 +143,11 @@ Status Testbed::make_hosts(runtime::PoolSet& pools, const cc::Controller& cc) {
     const bool is_a = l.a.node == NodeRef{NodeKind::kHost, static_cast<uint32_t>(i)};
     const EndLinks e = end_links(h.link, is_a);
     host::PortLinks port{e.tx, e.rx};
+    if (stand_in) stand_ins_[i] = stand_in(static_cast<uint32_t>(i), port, pools);
+    if (stand_ins_[i] != nullptr) {
+      hosts_.push_back(nullptr);
+      continue;
+    }
     host::HostConfig config = h.config;
     for (const auto& storm : s_.faults.pfc_storms) {
       if (storm.host == i) {
@@ -255,10 +262,14 @@ void Testbed::post_messages(host::Host& a, uint32_t qp, const scenario::Flow& f)
 
 // Stage ids in a fixed order (hosts, then switches), and every link to its receiver.
 void Testbed::wire_up() {
-  for (auto& h : hosts_) scheduler_.add(*h);
+  for (size_t i = 0; i < hosts_.size(); ++i) {
+    if (hosts_[i]) scheduler_.add(*hosts_[i]);
+    else scheduler_.add(*stand_ins_[i]);
+  }
   for (auto& sw : switches_) scheduler_.add(*sw);
   auto stage_of = [&](NodeRef n) -> runtime::StageId {
-    return n.kind == NodeKind::kHost ? hosts_[n.index]->id() : switches_[n.index]->id();
+    if (n.kind == NodeKind::kSwitch) return switches_[n.index]->id();
+    return hosts_[n.index] ? hosts_[n.index]->id() : stand_ins_[n.index]->id();
   };
   for (size_t i = 0; i < links_.size(); ++i) {
     const scenario::Link& l = s_.topology.links[i];

@@ -9,6 +9,7 @@
 // (lib/ethport). The runner puts placements() on a realtime scheduler.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -47,6 +48,14 @@ struct EndLinks {
   runtime::WireLink* rx = nullptr;
 };
 
+// A stage that takes a host's place in virtual time (`rocetb replay --through`: captured
+// frames injected where the host would send). Given the host's index, its port's wires and
+// the run's pools, it returns the stage, owned by the caller and outliving the testbed, or
+// nullptr to build the host. A replaced host is not a host: has_host() is false for it,
+// so the summary has no row for it, and its flows are not made.
+using HostStandIn =
+    std::function<runtime::Stage*(uint32_t host, host::PortLinks links, runtime::PoolSet& pools)>;
+
 // A stage and the lcore that polls it (realtime).
 struct Placed {
   runtime::Stage* stage;
@@ -65,7 +74,8 @@ class Testbed {
  public:
   static Expected<std::unique_ptr<Testbed>> build(const scenario::Scenario& s,
                                                   runtime::PoolSet& pools,
-                                                  const cc::Controller& cc);
+                                                  const cc::Controller& cc,
+                                                  const HostStandIn& stand_in = {});
   // Realtime: placed on lcores, cut cables bridged through rte_ring port pairs.
   static Expected<std::unique_ptr<Testbed>> build_realtime(const scenario::Scenario& s,
                                                            runtime::PoolSet& pools,
@@ -101,14 +111,14 @@ class Testbed {
 
  private:
   Testbed(const scenario::Scenario& s, bool realtime) : s_(s), realtime_(realtime) {}
-  Status make(runtime::PoolSet& pools, const cc::Controller& cc);
+  Status make(runtime::PoolSet& pools, const cc::Controller& cc, const HostStandIn& stand_in);
   bool cut(const scenario::Link& l) const;
   bool built(scenario::NodeRef n) const;
   Status make_ports(runtime::PoolSet& pools);
   void post_messages(host::Host& a, uint32_t qp, const scenario::Flow& f);
   Status make_links();
   Status make_bridges();
-  Status make_hosts(runtime::PoolSet& pools, const cc::Controller& cc);
+  Status make_hosts(runtime::PoolSet& pools, const cc::Controller& cc, const HostStandIn& stand_in);
   const cc::Controller& controller_of(uint32_t host, const cc::Controller& cc);
   Status make_switches(runtime::PoolSet& pools);
   Status make_flows(const cc::Algorithm& algorithm);
@@ -123,6 +133,7 @@ class Testbed {
   std::vector<std::unique_ptr<runtime::LinkFaults>> faults_;
   std::vector<LcoreController> controllers_;  // outlive the hosts that use them
   std::vector<std::unique_ptr<host::Host>> hosts_;
+  std::vector<runtime::Stage*> stand_ins_;  // per host index: the stage in its place, or null
   std::vector<std::unique_ptr<sw::Switch>> switches_;
   std::vector<FlowQps> flow_qps_;
   runtime::VirtualScheduler scheduler_;

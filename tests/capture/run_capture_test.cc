@@ -139,6 +139,13 @@ TEST(CapturePlan, NamesResolveToBothDirectionsOfTheirLinks) {
   EXPECT_EQ(tap::direction_name(topo, plans[5].directions[1]), "sw0:Ethernet32->h8");
   EXPECT_EQ(plans[5].file_name, "capture-sw0_Ethernet32.pcapng");
   EXPECT_EQ(tap::direction_name(topo, plans[6].directions[0]), "h3->sw0:Ethernet12");
+  // hosts-tx: the direction each host sends on, once.
+  auto tx = tap::plan_captures(topo, {"hosts-tx"}, "--capture");
+  ASSERT_TRUE(tx.ok()) << tx.error().message;
+  ASSERT_EQ(tx.value()[0].directions.size(), topo.hosts.size());
+  for (size_t h = 0; h < topo.hosts.size(); ++h) {
+    EXPECT_EQ(tap::direction_name(topo, tx.value()[0].directions[h]).rfind(topo.hosts[h].name + "->", 0), 0u);
+  }
 }
 
 TEST(CapturePlan, BadNamesAreRefusedWithTheNearestName) {
@@ -148,7 +155,7 @@ TEST(CapturePlan, BadNamesAreRefusedWithTheNearestName) {
     return p.ok() ? std::string("accepted") : p.error().message;
   };
   EXPECT_EQ(error({"h9x"}),
-            "--capture h9x: no node, link or switch port of that name (did you mean \"h0\"?); expected \"all\", a "
+            "--capture h9x: no node, link or switch port of that name (did you mean \"h0\"?); expected \"all\", \"hosts-tx\", a "
             "node (\"h0\"), a link (\"h0-sw0\") or a switch port (\"sw0:Ethernet0\")");
   EXPECT_NE(error({"sw0:Ethernet33"}).find("did you mean \"sw0:Ethernet32\""), std::string::npos);
   EXPECT_EQ(error({"h0-h1"}), "--capture h0-h1: no cable joins h0 and h1; expected a link between neighbours");
@@ -361,7 +368,7 @@ TEST(CaptureCli, BadOptionsAreRefusedInOneLine) {
   const std::string run = "run " + source_root() + "/scenarios/default.toml --out " + fresh_dir("cli") + " ";
   const std::map<std::string, std::string> cases = {
       {"--capture h99",
-       "rocetb: --capture h99: no node, link or switch port of that name (did you mean \"h0\"?); expected \"all\", "
+       "rocetb: --capture h99: no node, link or switch port of that name (did you mean \"h0\"?); expected \"all\", \"hosts-tx\", "
        "a node (\"h0\"), a link (\"h0-sw0\") or a switch port (\"sw0:Ethernet0\")\n"},
       {"--capture all --capture-snaplen 8",
        "rocetb: --capture-snaplen 8: expected a whole number of bytes from 14 (an Ethernet header) to 262144\n"},

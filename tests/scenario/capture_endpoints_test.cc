@@ -75,3 +75,27 @@ TEST(CaptureEndpoints, MoreAddressesThanHostsNamesBothCounts) {
 
 }  // namespace
 }  // namespace rtb::scenario
+
+namespace rtb::scenario {
+namespace {
+
+// A capture of a run of this topology: an address that is a host's own plays that host,
+// unless the user gave the address or the host; the rest fill the hosts left.
+TEST(CaptureEndpointsOwn, AHostsOwnAddressPlaysThatHost) {
+  const Topology topo = testing::load_ok(testing::kSmall).topology;
+  uint8_t b[4];
+  wire::store_be32(b, topo.hosts[2].ip);
+  const analyze::IpAddr own = analyze::ipv4_addr(b);
+  const analyze::IpAddr other = parse_ip("10.0.0.7").value();
+  Expected<EndpointMap> m = map_endpoints({other, own}, {}, topo);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->host_of(own), 2u);
+  EXPECT_EQ(m->host_of(other), 0u);
+  Expected<EndpointMap> given = map_endpoints({other, own}, {{"10.0.0.7", topo.hosts[2].name}}, topo);
+  ASSERT_TRUE(given.ok()) << given.error().message;
+  EXPECT_EQ(given->host_of(other), 2u);
+  EXPECT_EQ(given->host_of(own), 0u) << "its host was given to another address";
+}
+
+}  // namespace
+}  // namespace rtb::scenario
