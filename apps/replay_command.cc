@@ -1,0 +1,165 @@
+// rocetb replay CAPTURE MODE [timing] [--loop N] [--lcore L] [--burst B] [--out DIR [--force]] [--json]
+//
+// Replays a pcap or pcapng capture through DPDK. Exactly one mode, each its own function
+// below reading the shared options:
+//   --to DEVICE   open loop: the capture's frames into a port at the capture's timing, a
+//                 speed-up, a line rate or top speed (lib/replay/open_loop.h)
+// Exit codes: 0 done; 2 nothing was sent (a bad option, capture, device or frame, each
+// refused in one line naming it); 1 the replay started but did not finish (the port
+// stalled) or its results could not be written.
+#include <fmt/format.h>
+
+#include <charconv>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "apps/commands.h"
+#include "bench/bench_eal.h"
+#include "core/out_folder.h"
+#include "replay/open_loop.h"
+#include "replay/open_loop_report.h"
+#include "runtime/pool/eal.h"
+
+namespace rtb::apps {
+namespace {
+
+constexpr const char* kWho = "rocetb replay";
+
+struct ReplayArgs {
+  std::string capture;
+  std::vector<std::string> to;  // --to DEVICE; every mode's option is a list, to catch repeats
+  std::string speed, rate;
+  bool top_speed = false;
+  std::string loop = "1", lcore = "0", burst = "32";
+  std::string out;
+  bool force = false;
+  bool json = false;
+};
+
+// The one mode the command line names, and its value.
+struct Mode {
+  std::string option;
+  std::string value;
+};
+
+Expected<Mode> pick_mode(const ReplayArgs& a) {
+  const std::vector<std::pair<std::string, const std::vector<std::string>*>> modes{{"--to", &a.to}};
+  std::vector<Mode> given;
+  for (const auto& [option, values] : modes) {
+    for (const std::string& v : *values) given.push_back({option, v});
+  }
+  if (given.size() == 1) return given.front();
+  if (given.empty()) return Error{"no mode given: expected exactly one of --to DEVICE"};
+  std::string list;
+  for (const Mode& m : given) list += fmt::format("{}{} '{}'", list.empty() ? "" : ", ", m.option, m.value);
+  return Error{fmt::format("{}: expected exactly one mode (--to DEVICE), given once", list)};
+}
+
+// A whole number in [min, max] for `option`.
+Expected<uint64_t> parse_count(const char* option, const std::string& text, uint64_t min, uint64_t max,
+                               const char* what) {
+  uint64_t v = 0;
+  const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || v < min || v > max) {
+    return Error{fmt::format("{} '{}': expected {} from {} to {}", option, text, what, min, max)};
+  }
+  return v;
+}
+
+Expected<replay::OpenLoopOptions> open_loop_options(const ReplayArgs& a, const std::string& device) {
+  auto timing = replay::parse_timing(a.speed, a.rate, a.top_speed);
+  if (!timing) return timing.error();
+  const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  auto loops = parse_count("--loop", a.loop, 1, UINT64_MAX, "a number of passes");
+  if (!loops) return loops.error();
+  auto lcore = parse_count("--lcore", a.lcore, 0, cpus - 1, "an lcore of this machine");
+  if (!lcore) return lcore.error();
+  auto burst = parse_count("--burst", a.burst, 1, replay::kMaxBurst, "frames per tx burst");
+  if (!burst) return burst.error();
+  return replay::OpenLoopOptions{.capture = a.capture, .device = device, .timing = timing.value(),
+                                 .loops = loops.value(), .lcore = static_cast<unsigned>(lcore.value()),
+                                 .burst = static_cast<uint16_t>(burst.value())};
+}
+
+int report(const ReplayArgs& a, const replay::OpenLoopResult& r) {
+  if (a.json) {
+    std::cout << replay::to_json(r).dump() << "\n";
+  } else {
+    std::cout << replay::table(r);
+  }
+  if (!a.out.empty()) {
+    if (Status s = replay::write_open_loop_results(a.out, r); !s) {
+      print_error(kWho, s.message());
+      return 1;
+    }
+    if (!a.json) std::cout << "results: " << a.out << "\n";
+  }
+  if (!r.complete()) {
+    std::cout.flush();
+    print_error(kWho, fmt::format("device '{}' took no frame for {} s: stopped after {} of {} frames",
+                                  r.options.device, replay::kStallLimit.s_f(), r.sent.frames,
+                                  r.capture_frames * r.options.loops));
+    return 1;
+  }
+  return 0;
+}
+
+// --to DEVICE: open loop.
+int replay_to(const ReplayArgs& a, const std::string& device) {
+  auto options = open_loop_options(a, device);
+  if (!options) { print_error(kWho, options.error().message); return 2; }
+  if (!a.out.empty()) {
+    const Expected<bool> ready = prepare_out_folder({"--out", a.out, a.force},
+                                                    replay::open_loop_results_files());
+    if (!ready) { print_error(kWho, ready.error().message); return 2; }
+  }
+  auto input = replay::prepare_open_loop(options.value());
+  if (!input) { print_error(kWho, input.error().message); return 2; }
+  if (Status s = bench::start_bench_eal("rocetb", {options.value().lcore},
+                                        replay::open_loop_eal_bytes(input.value())); !s) {
+    print_error(kWho, s.message());
+    return 1;
+  }
+  int code = 2;
+  {
+    auto result = replay::run_open_loop(input.value());
+    if (!result) {
+      print_error(kWho, result.error().message);
+    } else {
+      code = report(a, result.value());
+    }
+  }
+  (void)runtime::stop_eal();
+  return code;
+}
+
+int replay(const ReplayArgs& a) {
+  auto mode = pick_mode(a);
+  if (!mode) { print_error(kWho, mode.error().message); return 2; }
+  return replay_to(a, mode.value().value);
+}
+
+}  // namespace
+
+Command add_replay_command(CLI::App& app) {
+  auto args = std::make_shared<ReplayArgs>();
+  CLI::App* cmd = app.add_subcommand("replay", "replay a pcap or pcapng capture through DPDK");
+  cmd->add_option("capture", args->capture, "capture file (pcap or pcapng)")->required();
+  cmd->add_option("--to", args->to,
+                  "open loop into this DPDK device (net_null0, net_pcap0,tx_pcap=F, a PCI address)");
+  cmd->add_option("--speed", args->speed, "capture timing scaled: 2 = twice as fast");
+  cmd->add_option("--rate", args->rate, "frames back to back at this line rate (10Gbps, 100Gbps)");
+  cmd->add_flag("--top-speed", args->top_speed, "as fast as the port takes frames");
+  cmd->add_option("--loop", args->loop, "passes over the capture, timing continuing (default 1)");
+  cmd->add_option("--lcore", args->lcore, "the lcore that sends (default 0)");
+  cmd->add_option("--burst", args->burst, "frames per rte_eth_tx_burst at most (default 32)");
+  cmd->add_option("--out", args->out, "write summary.json and timing_error.csv here");
+  cmd->add_flag("--force", args->force, "write into a non-empty --out folder holding an earlier replay");
+  cmd->add_flag("--json", args->json, "print one JSON object instead of the table");
+  return [args] { return replay(*args); };
+}
+
+}  // namespace rtb::apps
