@@ -42,14 +42,14 @@ Expected<FrameMbufs> FrameMbufs::create(const LoadedCapture& c, const std::strin
     m->pkt_len = static_cast<uint32_t>(bytes.size());
     frames[i] = m;
   }
+  for (size_t i = 0; i < kLookAhead; ++i) frames.push_back(frames[i % c.frames()]);
   return FrameMbufs(std::move(pool.value()), std::move(frames));
 }
 
 void FrameMbufs::release() {
-  for (rte_mbuf*& m : frames_) {
-    if (m != nullptr) rte_pktmbuf_free(m);
-    m = nullptr;
-  }
+  if (frames_.empty()) return;
+  for (size_t i = 0; i < size(); ++i) rte_pktmbuf_free(frames_[i]);  // not the look-ahead copies
+  frames_.clear();
 }
 
 Status FrameMbufs::check_no_leaks() {

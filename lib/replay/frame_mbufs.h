@@ -33,9 +33,13 @@ class FrameMbufs {
   FrameMbufs(const FrameMbufs&) = delete;
   ~FrameMbufs();
 
-  // The mbufs in capture order (one reference each held here).
+  // The mbufs in capture order (one reference each held here), followed by the first
+  // kLookAhead again (wrapping as often as needed), so that a sender can prefetch the
+  // mbuf kLookAhead frames ahead without a wrap test: frames()[i + kLookAhead] is valid
+  // for every i < size().
+  static constexpr size_t kLookAhead = 32;
   rte_mbuf* const* frames() const { return frames_.data(); }
-  size_t size() const { return frames_.size(); }
+  size_t size() const { return frames_.size() - kLookAhead; }
   // After every frame sent was freed by the driver: Error naming the pool otherwise.
   Status check_no_leaks();
 

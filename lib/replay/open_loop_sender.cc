@@ -2,6 +2,7 @@
 
 #include <rte_cycles.h>
 #include <rte_pause.h>
+#include <rte_prefetch.h>
 
 namespace rtb::replay {
 
@@ -11,6 +12,8 @@ uint64_t OpenLoopSender::stall_ticks(const realtime::TscClock& clock) {
 
 // One more reference to the next frame (the driver's free drops it), and the cursor moved.
 rte_mbuf* OpenLoopSender::take() {
+  static_assert(kLookAhead <= FrameMbufs::kLookAhead);
+  rte_prefetch0(plan_.frames[cursor_.index + kLookAhead]);
   rte_mbuf* m = plan_.frames[cursor_.index];
   rte_mbuf_refcnt_update(m, 1);
   counters_.bytes += m->pkt_len;

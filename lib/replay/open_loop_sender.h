@@ -24,11 +24,16 @@
 #include "ethport/eth_port.h"
 #include "realtime/lateness_histogram.h"
 #include "realtime/tsc_clock.h"
+#include "replay/frame_mbufs.h"
 #include "replay/schedule.h"
 
 namespace rtb::replay {
 
 inline constexpr uint16_t kMaxBurst = 512;
+// The mbuf header this many frames ahead is prefetched: a capture larger than the caches
+// would otherwise miss on every frame's reference count. SendPlan::frames holds that many
+// entries after the pass (FrameMbufs::kLookAhead).
+inline constexpr size_t kLookAhead = 32;
 inline constexpr Time kStallLimit = Time::s(1);
 
 struct SendCounters {
@@ -42,8 +47,8 @@ struct SendCounters {
 };
 
 struct SendPlan {
-  rte_mbuf* const* frames = nullptr;  // one pass, in capture order
-  size_t count = 0;
+  rte_mbuf* const* frames = nullptr;  // one pass, in capture order, then kLookAhead more
+  size_t count = 0;                   // frames in a pass
   const Schedule* schedule = nullptr;  // !timed(): top speed
   uint64_t passes = 1;                 // --loop
   uint16_t burst = 32;                 // 1..kMaxBurst
