@@ -101,6 +101,22 @@ TEST(ReplayCommand, ReferenceCaptureComesOutByteForByteInOrder) {
   for (size_t i = 0; i < want.size(); ++i) EXPECT_EQ(got[i].bytes, want[i].bytes) << "frame " << i + 1;
 }
 
+// A pcapng capture (every frame kind rocetb sends, `rocetb frames`) replayed, and both
+// files read by scapy, a reader nobody here wrote.
+TEST(ReplayCommand, PcapngInputComesOutIdenticalToScapy) {
+  ScratchDir dir;
+  const std::string in = dir.file("frames.pcapng");
+  ASSERT_EQ(run_rocetb({"frames", "--out", in}).exit_code, 0);
+  const auto got = replay_to_pcap(dir, in, {"--top-speed"}).frames;
+  EXPECT_EQ(got.size(), 24u);
+  const auto [code, out] = apps::testing::run_shell(
+      "/usr/bin/python3 -c \"import sys; from scapy.all import rdpcap; a = rdpcap(sys.argv[1]); "
+      "b = rdpcap(sys.argv[2]); print(len(a), len(b), all(bytes(x) == bytes(y) for x, y in zip(a, b)))\" " +
+      in + " " + dir.file("out.pcap"));
+  ASSERT_EQ(code, 0) << out;
+  EXPECT_NE(out.find("24 24 True"), std::string::npos) << out;
+}
+
 TEST(ReplayCommand, LoopRepeatsTheCaptureInOrder) {
   SKIP_WITHOUT_SHARED_CAPTURES();
   ScratchDir dir;
