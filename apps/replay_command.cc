@@ -139,7 +139,9 @@ int replay_to(const ReplayArgs& a, const std::string& device) {
 int replay(const ReplayArgs& a) {
   auto mode = pick_mode(a);
   if (!mode) { print_error(kWho, mode.error().message); return 2; }
-  return replay_to(a, mode.value().value);
+  if (mode.value().option == "--to") return replay_to(a, mode.value().value);
+  print_error(kWho, mode.value().option + ": not a replay mode");  // pick_mode lists them all
+  return 2;
 }
 
 }  // namespace

@@ -203,6 +203,25 @@ TEST(ReplayCommand, NullPortJsonAndResultsFolder) {
   EXPECT_EQ(frames, 1230u);
 }
 
+// A lone net_ring0 loops back into a 1,024-slot ring nobody reads: it takes 1,023 frames,
+// then refuses the rest. The unsent tail is offered again until the port has taken nothing
+// for 1 s; then the replay stops with its results, exit code 1 and every mbuf back.
+TEST(ReplayCommand, AStalledPortEndsTheReplayWithItsCounts) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
+  const std::string in = capture::testing::shared_captures_dir() + "/oferby_proxy_roce.pcap";
+  const auto r = run_rocetb({"replay", in, "--to", "net_ring0", "--top-speed", "--loop", "100", "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("rocetb replay: device 'net_ring0' took no frame for 1 s: stopped after 1023 of 12300 frames"),
+            std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(r.out.substr(r.out.find('{'), r.out.rfind('}') - r.out.find('{') + 1));
+  EXPECT_EQ(j["complete"], false);
+  EXPECT_EQ(j["port"]["stalled"], true);
+  EXPECT_EQ(j["sent"]["frames"], 1023);
+  EXPECT_EQ(j["port"]["stats"]["opackets"], 1023);
+  EXPECT_GT(j["port"]["short_calls"].get<uint64_t>(), 0u);
+  EXPECT_EQ(j["port"]["frames_dropped"], 0);
+}
+
 // Every refusal: exit code 2 and one line naming the option or file and the value.
 void expect_refused(const std::vector<std::string>& args, const std::string& needle) {
   const auto r = run_rocetb(args);
