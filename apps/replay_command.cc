@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -111,13 +112,21 @@ int report(const ReplayArgs& a, const replay::OpenLoopResult& r) {
 int replay_to(const ReplayArgs& a, const std::string& device) {
   auto options = open_loop_options(a, device);
   if (!options) { print_error(kWho, options.error().message); return 2; }
+  bool created = false;  // the --out folder was made here: removed again if nothing is sent
   if (!a.out.empty()) {
     const Expected<bool> ready = prepare_out_folder({"--out", a.out, a.force},
                                                     replay::open_loop_results_files());
     if (!ready) { print_error(kWho, ready.error().message); return 2; }
+    created = ready.value();
   }
+  const auto refuse = [&](const std::string& message) {
+    print_error(kWho, message);
+    std::error_code ec;
+    if (created) std::filesystem::remove(a.out, ec);  // still empty
+    return 2;
+  };
   auto input = replay::prepare_open_loop(options.value());
-  if (!input) { print_error(kWho, input.error().message); return 2; }
+  if (!input) return refuse(input.error().message);
   if (Status s = bench::start_bench_eal("rocetb", {options.value().lcore},
                                         replay::open_loop_eal_bytes(input.value())); !s) {
     print_error(kWho, s.message());
@@ -126,11 +135,7 @@ int replay_to(const ReplayArgs& a, const std::string& device) {
   int code = 2;
   {
     auto result = replay::run_open_loop(input.value());
-    if (!result) {
-      print_error(kWho, result.error().message);
-    } else {
-      code = report(a, result.value());
-    }
+    code = result ? report(a, result.value()) : refuse(result.error().message);
   }
   (void)runtime::stop_eal();
   return code;
@@ -151,7 +156,8 @@ Command add_replay_command(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand("replay", "replay a pcap or pcapng capture through DPDK");
   cmd->add_option("capture", args->capture, "capture file (pcap or pcapng)")->required();
   cmd->add_option("--to", args->to,
-                  "open loop into this DPDK device (net_null0, net_pcap0,tx_pcap=F, a PCI address)");
+                  "open loop into this DPDK device (net_null0, net_pcap0,tx_pcap=F, a PCI address)")
+      ->allow_extra_args(false);  // one device per --to: `--to D CAPTURE` leaves CAPTURE positional
   cmd->add_option("--speed", args->speed, "capture timing scaled: 2 = twice as fast");
   cmd->add_option("--rate", args->rate, "frames back to back at this line rate (10Gbps, 100Gbps)");
   cmd->add_flag("--top-speed", args->top_speed, "as fast as the port takes frames");

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -252,6 +253,16 @@ TEST(ReplayCommand, BadInputsExit2InOneLine) {
   expect_refused({"replay", in, "--to", "net_null0", "--lcore", "999"}, "--lcore '999'");
   expect_refused({"replay", in, "--to", "net_null0", "--to", "net_null1"}, "--to 'net_null0', --to 'net_null1'");
   expect_refused({"replay", in}, "no mode given");
+}
+
+TEST(ReplayCommand, TheDeviceMayComeBeforeTheCaptureAndARefusedReplayLeavesNoFolder) {
+  ScratchDir dir;
+  const std::string in = spaced_capture(dir, 3, 100, Time::us(10));
+  const auto r = run_rocetb({"replay", "--to", "net_null0", in, "--top-speed", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_EQ(nlohmann::json::parse(r.out.substr(r.out.find('{')))["sent"]["frames"], 3);
+  expect_refused({"replay", dir.file("none.pcap"), "--to", "net_null0", "--out", dir.file("res")}, "none.pcap");
+  EXPECT_FALSE(std::filesystem::exists(dir.file("res"))) << "the folder made for the results stays";
 }
 
 TEST(ReplayCommand, AFrameLongerThanThePortTakesIsRefusedByNumber) {
