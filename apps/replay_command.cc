@@ -6,10 +6,13 @@
 //                 speed-up, a line rate or top speed (lib/replay/open_loop.h)
 // Exit codes: 0 done; 2 nothing was sent (a bad option, capture, device or frame, each
 // refused in one line naming it); 1 the replay started but did not finish (the port
-// stalled) or its results could not be written.
+// stalled, or SIGINT/SIGTERM ended it: its results are still printed and written) or its
+// results could not be written.
 #include <fmt/format.h>
 
+#include <atomic>
 #include <charconv>
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -28,6 +31,9 @@ namespace rtb::apps {
 namespace {
 
 constexpr const char* kWho = "rocetb replay";
+
+// Set by SIGINT/SIGTERM: the replay ends at its next loop turn with its results.
+std::atomic<bool> g_stop{false};
 
 struct ReplayArgs {
   std::string capture;
@@ -82,7 +88,7 @@ Expected<replay::OpenLoopOptions> open_loop_options(const ReplayArgs& a, const s
   if (!burst) return burst.error();
   return replay::OpenLoopOptions{.capture = a.capture, .device = device, .timing = timing.value(),
                                  .loops = loops.value(), .lcore = static_cast<unsigned>(lcore.value()),
-                                 .burst = static_cast<uint16_t>(burst.value())};
+                                 .burst = static_cast<uint16_t>(burst.value()), .stop = &g_stop};
 }
 
 int report(const ReplayArgs& a, const replay::OpenLoopResult& r) {
@@ -98,14 +104,14 @@ int report(const ReplayArgs& a, const replay::OpenLoopResult& r) {
     }
     if (!a.json) std::cout << "results: " << a.out << "\n";
   }
-  if (!r.complete()) {
-    std::cout.flush();
-    print_error(kWho, fmt::format("device '{}' took no frame for {} s: stopped after {} of {} frames",
-                                  r.options.device, replay::kStallLimit.s_f(), r.sent.frames,
-                                  r.capture_frames * r.options.loops));
-    return 1;
-  }
-  return 0;
+  if (r.complete()) return 0;
+  std::cout.flush();
+  const std::string why = r.sent.stalled
+      ? fmt::format("device '{}' took no frame for {} s", r.options.device, replay::kStallLimit.s_f())
+      : "interrupted (SIGINT or SIGTERM)";
+  print_error(kWho, fmt::format("{}: stopped after {} of {} frames", why, r.sent.frames,
+                                r.capture_frames * r.options.loops));
+  return 1;
 }
 
 // --to DEVICE: open loop.
@@ -132,6 +138,8 @@ int replay_to(const ReplayArgs& a, const std::string& device) {
     print_error(kWho, s.message());
     return 1;
   }
+  std::signal(SIGINT, [](int) { g_stop.store(true, std::memory_order_relaxed); });
+  std::signal(SIGTERM, [](int) { g_stop.store(true, std::memory_order_relaxed); });
   int code = 2;
   {
     auto result = replay::run_open_loop(input.value());

@@ -97,7 +97,7 @@ Expected<OpenLoopResult> run_open_loop(const OpenLoopInput& in) {
     realtime::TscClock clock = realtime::TscClock::calibrate();
     const SendPlan plan{.frames = frames.value().frames(), .count = frames.value().size(),
                         .schedule = &in.schedule, .passes = in.options.loops,
-                        .burst = in.options.burst};
+                        .burst = in.options.burst, .stop = in.options.stop};
     auto sender = std::make_unique<OpenLoopSender>(*port.value(), plan, clock);
     clock.start();
     sender->run();

@@ -11,6 +11,7 @@
 // says when the port stalled (SendCounters::stalled).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 
@@ -33,6 +34,7 @@ struct OpenLoopOptions {
   uint64_t loops = 1;   // passes over the capture, >= 1
   unsigned lcore = 0;   // the EAL's main lcore, the caller's thread
   uint16_t burst = 32;  // frames per rte_eth_tx_burst at most, 1..kMaxBurst
+  const std::atomic<bool>* stop = nullptr;  // set (from a signal handler): end early
 };
 
 struct OpenLoopInput {
@@ -55,7 +57,7 @@ struct OpenLoopResult {
   realtime::LatenessHistogram timing_error;
   nlohmann::ordered_json port_stats;
   nlohmann::ordered_json clock;
-  bool complete() const { return !sent.stalled; }
+  bool complete() const { return !sent.stalled && !sent.interrupted; }
 };
 
 // Errors (one line naming the option and value, or the file and frame): --loop 0, --burst

@@ -68,6 +68,7 @@ nlohmann::ordered_json to_json(const OpenLoopResult& r) {
   j["port"] = {{"max_frame", r.port_max_frame},   {"tx_burst_calls", r.sent.tx_calls},
                {"short_calls", r.sent.short_calls}, {"frames_refused", r.sent.refused},
                {"frames_dropped", 0},              {"stalled", r.sent.stalled},
+               {"interrupted", r.sent.interrupted},
                {"stats", r.port_stats}};
   j["clock"] = r.clock;
   return j;
@@ -84,7 +85,8 @@ std::string table(const OpenLoopResult& r) {
                    r.capture_frames, r.capture_bytes, r.capture_link,
                    r.conversion.link_header_rebuilt, r.conversion.padded, r.timestamps_backwards);
   t += fmt::format("  sent          {} frames, {} bytes in {:.6f} s{}\n", r.sent.frames,
-                   r.sent.bytes, r.sent.elapsed.s_f(), r.complete() ? "" : " (port stalled: stopped)");
+                   r.sent.bytes, r.sent.elapsed.s_f(),
+                   r.sent.stalled ? " (port stalled: stopped)" : r.sent.interrupted ? " (interrupted)" : "");
   t += fmt::format("  rate          {:.3f} Mframes/s, {:.3f} Gb/s of frames, {:.3f} Gb/s on the wire\n",
                    s["frames_per_s"].get<double>() / 1e6, s["gbps"].get<double>(),
                    s["wire_gbps"].get<double>());

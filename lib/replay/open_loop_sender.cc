@@ -38,7 +38,7 @@ void OpenLoopSender::run_timed() {
   rte_mbuf* burst[kMaxBurst];
   Time due[kMaxBurst];
   const Time* pass_due = plan_.schedule->due.data();
-  while (more()) {
+  while (more() && !stop_requested()) {
     const Time now = clock_.now();
     uint16_t n = 0;
     while (n < plan_.burst && more()) {
@@ -54,7 +54,7 @@ void OpenLoopSender::run_timed() {
 
 void OpenLoopSender::run_top_speed() {
   rte_mbuf* burst[kMaxBurst];
-  while (more()) {
+  while (more() && !stop_requested()) {
     uint16_t n = 0;
     while (n < plan_.burst && more()) burst[n++] = take();
     if (!send(burst, nullptr, n, Time::zero())) return;

@@ -13,11 +13,14 @@
 // wide; realtime/lateness_histogram.h). Nothing is allocated, locked or logged per frame.
 //
 // A port that accepts nothing for kStallLimit ends the replay (`stalled`): the frames not
-// taken are released and the counters say how far it got.
+// taken are released and the counters say how far it got. So does a stop request (the
+// command's SIGINT/SIGTERM handler sets SendPlan::stop), checked once per loop turn
+// (`interrupted`).
 #pragma once
 
 #include <rte_mbuf.h>
 
+#include <atomic>
 #include <cstdint>
 
 #include "core/units.h"
@@ -44,6 +47,7 @@ struct SendCounters {
   uint64_t refused = 0;      // frames offered but not taken, over all calls (each retried)
   Time elapsed;              // from the start (the first frame's due time) to the last call
   bool stalled = false;      // the port took nothing for kStallLimit: the replay stopped
+  bool interrupted = false;  // a stop request ended the replay
 };
 
 struct SendPlan {
@@ -52,6 +56,7 @@ struct SendPlan {
   const Schedule* schedule = nullptr;  // !timed(): top speed
   uint64_t passes = 1;                 // --loop
   uint16_t burst = 32;                 // 1..kMaxBurst
+  const std::atomic<bool>* stop = nullptr;  // set: end the replay at the next loop turn
 };
 
 class OpenLoopSender {
@@ -75,6 +80,11 @@ class OpenLoopSender {
   static uint64_t stall_ticks(const realtime::TscClock& clock);
 
   bool more() const { return cursor_.pass < plan_.passes; }
+  bool stop_requested() {
+    if (plan_.stop == nullptr || !plan_.stop->load(std::memory_order_relaxed)) return false;
+    counters_.interrupted = true;
+    return true;
+  }
   rte_mbuf* take();
   void run_timed();
   void run_top_speed();

@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -221,6 +223,24 @@ TEST(ReplayCommand, AStalledPortEndsTheReplayWithItsCounts) {
   EXPECT_EQ(j["port"]["stats"]["opackets"], 1023);
   EXPECT_GT(j["port"]["short_calls"].get<uint64_t>(), 0u);
   EXPECT_EQ(j["port"]["frames_dropped"], 0);
+}
+
+// Ctrl-C during a replay ends it at once with its results: the second frame, due ten
+// minutes after the first, is never sent.
+TEST(ReplayCommand, SigintEndsTheReplayWithItsResults) {
+  ScratchDir dir;
+  const std::string in = spaced_capture(dir, 2, 100, Time::s(600));
+  const auto r = run_rocetb({"replay", in, "--to", "net_null0", "--json", "--out", dir.file("res")},
+                            apps::testing::Signal{SIGINT, std::chrono::milliseconds(3000)});
+  EXPECT_EQ(r.term_signal, 0) << "SIGINT killed it: " << r.out;
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_NE(r.out.find("rocetb replay: interrupted (SIGINT or SIGTERM): stopped after 1 of 2 frames"),
+            std::string::npos) << r.out;
+  std::ifstream summary(dir.file("res/summary.json"));
+  const auto j = nlohmann::json::parse(summary);
+  EXPECT_EQ(j["complete"], false);
+  EXPECT_EQ(j["port"]["interrupted"], true);
+  EXPECT_EQ(j["sent"]["frames"], 1);
 }
 
 // Every refusal: exit code 2 and one line naming the option or file and the value.
