@@ -6,8 +6,8 @@
 //                 speed-up, a line rate or top speed (lib/replay/open_loop.h)
 // Exit codes: 0 done; 2 nothing was sent (a bad option, capture, device or frame, each
 // refused in one line naming it); 1 the replay started but did not finish (the port
-// stalled, or SIGINT/SIGTERM ended it: its results are still printed and written) or its
-// results could not be written.
+// stalled, or SIGINT/SIGTERM ended it: its results are still printed and written), its
+// results could not be written, or DPDK's EAL did not start.
 #include <fmt/format.h>
 
 #include <atomic>
@@ -125,18 +125,17 @@ int replay_to(const ReplayArgs& a, const std::string& device) {
     if (!ready) { print_error(kWho, ready.error().message); return 2; }
     created = ready.value();
   }
-  const auto refuse = [&](const std::string& message) {
+  const auto refuse = [&](const std::string& message, int code = 2) {
     print_error(kWho, message);
     std::error_code ec;
     if (created) std::filesystem::remove(a.out, ec);  // still empty
-    return 2;
+    return code;
   };
   auto input = replay::prepare_open_loop(options.value());
   if (!input) return refuse(input.error().message);
   if (Status s = bench::start_bench_eal("rocetb", {options.value().lcore},
                                         replay::open_loop_eal_bytes(input.value())); !s) {
-    print_error(kWho, s.message());
-    return 1;
+    return refuse(s.message(), 1);  // the machine's fault, not the input's
   }
   std::signal(SIGINT, [](int) { g_stop.store(true, std::memory_order_relaxed); });
   std::signal(SIGTERM, [](int) { g_stop.store(true, std::memory_order_relaxed); });
