@@ -10,7 +10,7 @@ struct ReplayArgs {
   std::string capture;
   std::string out;
   bool force = false;
-  std::string speed = "1";        // captured gaps divided by this
+  std::string speed;              // captured gaps divided by this; empty: as captured
   std::vector<std::string> map;   // ADDRESS=HOST (--through, --closed-loop)
   std::vector<std::string> set;   // scenario overrides (--through, --closed-loop)
 };

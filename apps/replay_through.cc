@@ -36,6 +36,7 @@ constexpr const char* kWho = "rocetb replay";
 
 // --speed: a factor above 0 (2 = twice as fast as captured).
 Expected<double> parse_speed(const std::string& text) {
+  if (text.empty()) return 1.0;
   double v = 0;
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc{} || end != text.data() + text.size() || !std::isfinite(v) || v <= 0) {
