@@ -17,10 +17,12 @@ int main(int argc, char** argv) {
   const rtb::apps::Command bench = rtb::apps::add_bench_command(app);
   const rtb::apps::Command plan = rtb::apps::add_plan_command(app);
   const rtb::apps::Command analyze = rtb::apps::add_analyze_command(app);
+  const rtb::apps::Command replay = rtb::apps::add_replay_command(app, argc, argv);
   CLI11_PARSE(app, argc, argv);
   if (app.got_subcommand("run")) return run();
   if (app.got_subcommand("bench")) return bench();
   if (app.got_subcommand("plan")) return plan();
   if (app.got_subcommand("analyze")) return analyze();
+  if (app.got_subcommand("replay")) return replay();
   return frames();
 }
