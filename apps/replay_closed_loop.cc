@@ -71,7 +71,10 @@ int run_closed_loop(const ClosedLoopArgs& a, const std::string& command_line) {
   const scenario::TrafficSource source = [&](const scenario::Topology& topo, const scenario::RunConfig& run,
                                              std::vector<std::string>& warnings) -> Expected<std::vector<scenario::Flow>> {
     const auto map = scenario::map_endpoints(streams->endpoints, given.value(), topo);
-    if (!map) return Error{fmt::format("--map: {}", map.error().message)};
+    if (!map) {
+      const std::string who = given->empty() ? fmt::format("capture '{}'", a.capture) : std::string("--map");
+      return Error{fmt::format("{}: {}", who, map.error().message)};
+    }
     auto made = scenario::flows_from_capture(*streams, *map, topo, run, scenario::CaptureFlowOptions{});
     if (!made) return made.error();
     if (std::string w = made->warning(*streams, run); !w.empty()) warnings.push_back(w);

@@ -10,6 +10,8 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "pcap/capture_reader.h"
+#include "pcap/pcap_writer.h"
 #include "scenario/addressing.h"
 #include "scenario/capture_endpoints.h"
 #include "scenario/capture_streams.h"
@@ -84,6 +86,28 @@ TEST(ReplayClosedStreams, ReferenceCaptureMessageByMessage) {
   EXPECT_EQ(s.messages[1].last, Time::us(20));
   EXPECT_TRUE(s.messages[1].cut);
   EXPECT_EQ(c.endpoints, (std::vector{*parse_ip("192.0.2.1"), *parse_ip("192.0.2.2")}));
+}
+
+// An RDMA READ response is data its sender (the responder) sends: the reference SEND Only
+// rewritten as READ Response Only (opcode 0x10, IBTA Table 38) counts for 192.0.2.1, its
+// first 4 payload bytes now the AETH. A retransmitted copy (same PSN) is not counted again.
+TEST(ReplayClosedStreams, ReadResponsesAreTheRespondersDataAndRepeatsAreSkipped) {
+  auto frames = capture::read_all(shared_captures() + "scapy_roce_reference.pcap");
+  ASSERT_TRUE(frames.ok()) << frames.error().message;
+  std::vector<uint8_t> frame = frames.value()[0].bytes;
+  frame[14 + 20 + 8] = 0x10;  // BTH opcode, after Ethernet, IPv4 and UDP
+  const std::string path = temp("read_response.pcap");
+  auto w = capture::PcapWriter::create(path, capture::LinkType::kEthernet);
+  ASSERT_TRUE(w.ok());
+  ASSERT_TRUE(w.value().write(Time::us(1), frame).ok());
+  ASSERT_TRUE(w.value().write(Time::us(2), frame).ok());
+  ASSERT_TRUE(w.value().close().ok());
+  const CaptureStreams c = streams_of(path);
+  ASSERT_EQ(c.streams.size(), 1u);
+  EXPECT_EQ(to_string(c.streams[0].key.src), "192.0.2.1");
+  ASSERT_EQ(c.streams[0].messages.size(), 1u);
+  EXPECT_EQ(c.streams[0].messages[0].bytes, 28u);
+  EXPECT_FALSE(c.streams[0].messages[0].cut);
 }
 
 TEST(ReplayClosedStreams, HardwareCaptureSendMessages) {
@@ -196,8 +220,8 @@ TEST(ReplayClosedErrors, OneLineEach) {
   EXPECT_EQ(r.out, "rocetb: --map h1: expected ADDRESS=HOST, e.g. --map 192.0.2.1=h0\n");
   r = refused({"--set", "topology.hosts=3"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.out, "rocetb: --map: the capture has 4 endpoint addresses but the topology has 3 hosts: expected at "
-                   "most 3 addresses (add hosts to the topology)\n");
+  EXPECT_EQ(r.out, "rocetb: capture '" + capture + "': the capture has 4 endpoint addresses but the topology has 3 "
+                   "hosts: expected at most 3 addresses (add hosts to the topology)\n");
   r = run_rocetb({"replay", shared_captures() + "pfc_reference.pcap", "--closed-loop", scenario});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.out, HasSubstr("pfc_reference.pcap' holds no RoCE data (2 frames, 0 RoCEv2): expected SEND"));
@@ -245,6 +269,31 @@ hosts = { "192.0.2.1" = "h7" }
   EXPECT_THAT(s.error().message, HasSubstr(":7: traffic[0].file: "));
   EXPECT_THAT(s.error().message, HasSubstr("no_such_capture_here.pcap"));
   EXPECT_EQ(std::count(s.error().message.begin(), s.error().message.end(), '\n'), 0);
+}
+
+TEST(ReplayClosedPattern, FlowsAfterTheRunAreDroppedWithAWarning) {
+  const std::string text = R"([topology]
+kind = "single_switch"
+hosts = 4
+[run]
+duration = "5ms"
+
+[[traffic]]
+pattern = "capture"
+file = "../../../shared/captures/scapy_roce_reference.pcap"
+time_scale = 1000
+priority = 4
+)";
+  Expected<Scenario> s = load_scenario_text(text, here("t.toml"));
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  ASSERT_EQ(s->flows.size(), 1u);
+  ASSERT_EQ(s->flows[0].messages.size(), 1u);  // the second starts at 10 us x 1000 = 10 ms
+  EXPECT_EQ(s->flows[0].size, Bytes(32));
+  EXPECT_EQ(s->flows[0].priority, 4);
+  EXPECT_EQ(s->flows[0].dscp, 26);
+  EXPECT_THAT(s->warnings, ::testing::Contains(HasSubstr("traffic[0]: capture '")));
+  EXPECT_THAT(s->warnings, ::testing::Contains(HasSubstr(
+                               "0 of 1 captured flows and 1 messages start at or after the end of the run")));
 }
 
 TEST(ReplayClosedPattern, FlowsKeepTheCapturedMessagesAndDscp) {
