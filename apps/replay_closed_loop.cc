@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cstdio>
 #include <filesystem>
 
@@ -27,16 +26,6 @@ Expected<std::vector<std::pair<std::string, std::string>>> parse_map(const std::
     out.emplace_back(m.substr(0, eq), m.substr(eq + 1));
   }
   return out;
-}
-
-Expected<std::optional<uint64_t>> parse_seed(const std::optional<std::string>& given) {
-  if (!given) return std::optional<uint64_t>{};
-  int64_t v = -1;
-  const auto [end, ec] = std::from_chars(given->data(), given->data() + given->size(), v);
-  if (ec != std::errc{} || end != given->data() + given->size() || v < 0) {
-    return Error{fmt::format("--seed {}: expected a whole number from 0 to {} (as run.seed)", *given, INT64_MAX)};
-  }
-  return std::optional<uint64_t>{static_cast<uint64_t>(v)};
 }
 
 std::vector<std::string> overrides_of(const ClosedLoopArgs& a) {

@@ -6,7 +6,6 @@
 // results folder and prints a short table.
 #include <fmt/format.h>
 
-#include <charconv>
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -41,19 +40,6 @@ std::vector<std::string> tag_overrides(const RunArgs& a) {
   if (!a.cc.empty()) out.push_back("cc=" + a.cc);
   if (!a.process.empty()) out.push_back("process=" + a.process);
   return out;
-}
-
-// --seed as run.seed takes it in a scenario file: a whole number in 0..2^63-1 (CLI11 would
-// wrap -1 or saturate a larger number silently).
-Expected<std::optional<uint64_t>> parse_seed(const std::optional<std::string>& given) {
-  if (!given) return std::optional<uint64_t>{};
-  const std::string& text = *given;
-  int64_t v = -1;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc{} || end != text.data() + text.size() || v < 0) {
-    return Error{fmt::format("--seed {}: expected a whole number from 0 to {} (as run.seed)", text, INT64_MAX)};
-  }
-  return std::optional<uint64_t>{static_cast<uint64_t>(v)};
 }
 
 int run(const RunArgs& a, const std::string& command_line) {

@@ -3,6 +3,7 @@
 #include <fmt/chrono.h>
 #include <fmt/format.h>
 
+#include <charconv>
 #include <csignal>
 #include <cstdio>
 #include <ctime>
@@ -29,6 +30,17 @@ Expected<std::string> out_dir(const RunFolderArgs& a, const std::string& scenari
 }
 
 }  // namespace
+
+Expected<std::optional<uint64_t>> parse_seed(const std::optional<std::string>& given) {
+  if (!given) return std::optional<uint64_t>{};
+  const std::string& text = *given;
+  int64_t v = -1;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc{} || end != text.data() + text.size() || v < 0) {
+    return Error{fmt::format("--seed {}: expected a whole number from 0 to {} (as run.seed)", text, INT64_MAX)};
+  }
+  return std::optional<uint64_t>{static_cast<uint64_t>(v)};
+}
 
 int run_loaded(const scenario::Scenario& s, const RunFolderArgs& a, const std::string& command_line,
                const RunExtras& extras) {

@@ -3,7 +3,9 @@
 // same way and adds its own files and table through RunExtras.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -30,6 +32,10 @@ struct RunExtras {
   std::function<Status(const std::string& dir, const testbed::RunReport&)> write;
   std::function<void(std::ostream&, const testbed::RunReport&)> print;  // after the run's table
 };
+
+// --seed as run.seed takes it in a scenario file: a whole number in 0..2^63-1 (CLI11 would
+// wrap -1 or saturate a larger number silently). Unset when not given.
+Expected<std::optional<uint64_t>> parse_seed(const std::optional<std::string>& given);
 
 // The exit code: 0, 1 (the run or its results failed), 2 (refused before the run).
 int run_loaded(const scenario::Scenario& s, const RunFolderArgs& a, const std::string& command_line,
