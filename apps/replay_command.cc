@@ -2,15 +2,19 @@
 // Exactly one mode, each its own file:
 //   --to DEVICE          open loop into a DPDK port (replay_to.cc)
 //   --through SCENARIO   through the model: into the scenario's switches (replay_through.cc)
+//   --closed-loop SCENARIO  closed loop: the capture's streams as the scenario's flows,
+//                        under its CC (replay_closed_loop.cc)
 // The options every mode shares are in replay_args.h; an option of another mode is refused.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "apps/commands.h"
 #include "apps/replay_args.h"
+#include "apps/replay_closed_loop.h"
 #include "apps/replay_through.h"
 #include "apps/replay_to.h"
 
@@ -23,6 +27,7 @@ struct ReplayCommand {
   ReplayArgs common;
   OpenLoopArgs to;
   ThroughArgs through;
+  ClosedLoopArgs closed;
 };
 
 struct ModeOption {
@@ -56,9 +61,10 @@ Status check_options(const CLI::App& cmd, const std::string& mode) {
   };
   const std::vector<Owned> owned = {
       {"--rate", {"--to"}}, {"--top-speed", {"--to"}}, {"--loop", {"--to"}}, {"--lcore", {"--to"}},
-      {"--burst", {"--to"}}, {"--json", {"--to"}}, {"--map", {"--through"}}, {"--set", {"--through"}},
-      {"--tail", {"--through"}}, {"--duration", {"--through"}}, {"--dedup-window", {"--through"}},
-      {"--capture", {"--through"}},
+      {"--burst", {"--to"}}, {"--json", {"--to"}}, {"--map", {"--through", "--closed-loop"}},
+      {"--set", {"--through", "--closed-loop"}}, {"--tail", {"--through"}}, {"--duration", {"--through"}},
+      {"--dedup-window", {"--through"}}, {"--capture", {"--through"}}, {"--cc", {"--closed-loop"}},
+      {"--seed", {"--closed-loop"}}, {"--verbose", {"--closed-loop"}},
   };
   for (const Owned& o : owned) {
     if (cmd.count(o.option) == 0 || std::find(o.modes.begin(), o.modes.end(), mode) != o.modes.end()) continue;
@@ -73,8 +79,8 @@ Command add_replay_command(CLI::App& app, int argc, char** argv) {
   auto args = std::make_shared<ReplayCommand>();
   std::string command_line;
   for (int i = 0; i < argc; ++i) command_line += (i ? " " : "") + std::string(argv[i]);
-  CLI::App* cmd = app.add_subcommand("replay", "replay a pcap/pcapng capture: open loop into a DPDK port, or "
-                                               "through a scenario's switches");
+  CLI::App* cmd = app.add_subcommand("replay", "replay a pcap/pcapng capture: open loop into a DPDK port, "
+                                               "through a scenario's switches, or closed loop under any CC");
   cmd->add_option("capture", args->common.capture, "pcap or pcapng capture file")->required();
   cmd->add_option("--speed", args->common.speed, "captured gaps divided by this factor (2 = twice as fast)");
   cmd->add_option("--map", args->common.map,
@@ -90,6 +96,7 @@ Command add_replay_command(CLI::App& app, int argc, char** argv) {
   const std::vector<ModeOption> modes = {
       {"--to", "DEVICE", add_open_loop_options(*cmd, args->to)},
       {"--through", "SCENARIO", add_through_options(*cmd, args->through)},
+      {"--closed-loop", "SCENARIO", add_closed_loop_options(*cmd, args->closed)},
   };
   return [args, command_line, cmd, modes] {
     auto mode = pick_mode(modes);
@@ -99,7 +106,8 @@ Command add_replay_command(CLI::App& app, int argc, char** argv) {
       return 2;
     }
     if (mode.value() == "--to") return replay_to(args->common, args->to, args->to.to.front());
-    return replay_through(args->common, args->through, command_line);
+    if (mode.value() == "--through") return replay_through(args->common, args->through, command_line);
+    return run_closed_loop(args->common, args->closed, command_line);
   };
 }
 

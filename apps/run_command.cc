@@ -4,35 +4,19 @@
 // Loads and validates the scenario (every error names file, line, key and value), runs it
 // in virtual time or, with run.clock = "realtime", on lcores against the TSC, writes the
 // results folder and prints a short table.
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 
-#include <charconv>
-#include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <ctime>
-#include <filesystem>
-#include <iostream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "apps/capture_options.h"
 #include "apps/commands.h"
+#include "apps/run_loaded.h"
 #include "core/error.h"
-#include "cc_algos/registry.h"
-#include "runtime/pool/eal.h"
-#include "runtime/pool/eal_output.h"
 #include "scenario/cc_settings.h"
 #include "scenario/load.h"
-#include "scenario/warning_summary.h"
-#include "tap/capture_plan.h"
-#include "testbed/results.h"
-#include "testbed/results_dir.h"
-#include "testbed/results_folder.h"
-#include "testbed/run.h"
-#include "testbed/stop_request.h"
 
 namespace rtb::apps {
 namespace {
@@ -58,25 +42,6 @@ std::vector<std::string> tag_overrides(const RunArgs& a) {
   return out;
 }
 
-Expected<std::string> out_dir(const RunArgs& a, const std::string& scenario) {
-  if (!a.out.empty()) return a.out;
-  const std::time_t now = std::time(nullptr);
-  return testbed::make_results_dir("results", scenario, tag_overrides(a), fmt::localtime(now));
-}
-
-// --seed as run.seed takes it in a scenario file: a whole number in 0..2^63-1 (CLI11 would
-// wrap -1 or saturate a larger number silently).
-Expected<std::optional<uint64_t>> parse_seed(const std::optional<std::string>& given) {
-  if (!given) return std::optional<uint64_t>{};
-  const std::string& text = *given;
-  int64_t v = -1;
-  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (ec != std::errc{} || end != text.data() + text.size() || v < 0) {
-    return Error{fmt::format("--seed {}: expected a whole number from 0 to {} (as run.seed)", text, INT64_MAX)};
-  }
-  return std::optional<uint64_t>{static_cast<uint64_t>(v)};
-}
-
 int run(const RunArgs& a, const std::string& command_line) {
   std::vector<std::string> overrides = a.set;
   // --cc ./x.so is a path from here, not from the scenario's folder (as the file's key is).
@@ -92,58 +57,8 @@ int run(const RunArgs& a, const std::string& command_line) {
     print_error("rocetb", s.error().message);
     return 2;
   }
-  // The results folder is known before the run: capture files are written into it as it goes.
-  const Expected<std::string> dir = out_dir(a, s.value().name);
-  if (!dir) {
-    std::fprintf(stderr, "rocetb: %s\n", dir.error().message.c_str());
-    return 1;
-  }
-  const std::string& out = dir.value();
-  auto capture = to_request(a.capture, out);
-  if (capture) {
-    if (auto plans = tap::plan_captures(s.value().topology, capture.value().what, "--capture"); !plans) {
-      capture = plans.error();
-    }
-  }
-  if (!capture) {
-    print_error("rocetb", capture.error().message);
-    return 2;
-  }
-  // Checked and marked before the run: an unwritable or occupied folder is refused now,
-  // not after a long run.
-  const OutFolder folder{a.out.empty() ? "results folder" : "--out", out, a.force};
-  const Expected<bool> created = testbed::prepare_results_folder(folder, command_line);
-  if (!created) {
-    std::fprintf(stderr, "rocetb: %s\n", created.error().message.c_str());
-    return 2;
-  }
-  for (const std::string& w : scenario::summarize_warnings(s.value().warnings)) {
-    std::fprintf(stderr, "warning: %s\n", w.c_str());
-  }
-  cc::Registry registry = cc::Registry::with_builtins();
-  runtime::set_eal_verbose(a.verbose);
-  const bool realtime = s.value().run.clock == scenario::Clock::kRealtime;
-  // Ctrl-C or SIGTERM ends a run early; its results are still written, marked incomplete.
-  std::signal(SIGINT, [](int) { testbed::request_stop(); });
-  std::signal(SIGTERM, [](int) { testbed::request_stop(); });
-  auto report = realtime ? testbed::run_realtime(s.value(), registry, command_line, capture.value())
-                         : testbed::run_virtual(s.value(), registry, command_line, capture.value());
-  if (!report) {
-    std::fprintf(stderr, "rocetb: %s\n", report.error().message.c_str());
-    testbed::abandon_results_folder(out, created.value() || a.out.empty());
-    return 1;
-  }
-  if (Status st = testbed::write_results(out, s.value(), report.value()); !st) {
-    std::fprintf(stderr, "rocetb: %s\n", st.message().c_str());
-    return 1;
-  }
-  testbed::print_table(std::cout, report.value());
-  if (const auto& run_json = report.value().run; run_json.contains("stopped_early")) {
-    std::fprintf(stderr, "rocetb: %s\n", run_json["stopped_early"].get<std::string>().c_str());
-  }
-  std::cout << "results: " << out << "\n";
-  (void)runtime::stop_eal();
-  return 0;
+  RunFolderArgs folder{a.out, tag_overrides(a), a.force, a.verbose, a.capture};
+  return run_loaded(s.value(), folder, command_line);
 }
 
 }  // namespace

@@ -146,6 +146,7 @@ json flows_json(const Scenario& s) {
                      {"priority", f.priority},
                      {"dscp", f.dscp},
                      {"traffic", f.traffic}});
+    if (!f.messages.empty()) flows.back()["messages"] = f.messages.size();
   }
   return flows;
 }

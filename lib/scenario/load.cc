@@ -75,7 +75,19 @@ void check_name(Table& top, const std::string& name) {
   }
 }
 
-Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed_override) {
+std::vector<Flow> read_flows(Table& top, Scenario& s, const std::string& base_dir, const TrafficSource* source) {
+  if (source == nullptr) {
+    std::vector<Table> traffic = top.tables("traffic");
+    return read_traffic(traffic, TrafficContext{&s.topology, &s.run, base_dir, &s.warnings});
+  }
+  Expected<std::vector<Flow>> flows = (*source)(s.topology, s.run, s.warnings);
+  if (!flows) throw LoadError{flows.error().message};
+  number_flows(flows.value());
+  return std::move(flows).value();
+}
+
+Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed_override,
+               const TrafficSource* source) {
   for (const char* k : {"name", "run", "topology", "host", "switch", "cc", "traffic", "faults", "realtime"}) top.get(k);
   top.finish();
   const std::filesystem::path path(name);
@@ -94,8 +106,7 @@ Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed
   keep_going(errors, [&] { validate_switches(s, top, s.warnings); });
   keep_going(errors, [&] { s.cc = read_cc(top.table("cc"), base_dir, s.warnings); });
   throw_kept(errors);
-  std::vector<Table> traffic = top.tables("traffic");
-  s.flows = read_traffic(traffic, TrafficContext{&s.topology, &s.run, base_dir});
+  s.flows = read_flows(top, s, base_dir, source);
   std::vector<Table> faults = top.tables("faults");
   s.faults = read_faults(faults, s.topology, s.run);
   s.realtime = read_realtime(top.table("realtime"), s.topology);
@@ -104,11 +115,9 @@ Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed
   return s;
 }
 
-}  // namespace
 
-Expected<Scenario> load_scenario_text(const std::string& text, const std::string& name,
-                                      const std::vector<std::string>& overrides,
-                                      std::optional<uint64_t> seed_override) {
+Expected<Scenario> load_text(const std::string& text, const std::string& name, const std::vector<std::string>& overrides,
+                             std::optional<uint64_t> seed_override, const TrafficSource* source) {
   toml::table root;
   try {
     root = toml::parse(text, name);
@@ -118,10 +127,18 @@ Expected<Scenario> load_scenario_text(const std::string& text, const std::string
   try {
     const Origin origin(name, apply_overrides(root, overrides));
     Table top(origin, root, "");
-    return build(top, name, seed_override);
+    return build(top, name, seed_override, source);
   } catch (const LoadError& e) {
     return Error{e.message};
   }
+}
+
+}  // namespace
+
+Expected<Scenario> load_scenario_text(const std::string& text, const std::string& name,
+                                      const std::vector<std::string>& overrides,
+                                      std::optional<uint64_t> seed_override) {
+  return load_text(text, name, overrides, seed_override, nullptr);
 }
 
 Expected<Scenario> load_scenario(const std::string& path, const std::vector<std::string>& overrides,
@@ -129,6 +146,13 @@ Expected<Scenario> load_scenario(const std::string& path, const std::vector<std:
   auto text = read_regular_file(path, kMaxScenarioBytes, "a scenario file (TOML)");
   if (!text) return Error{text.error().message};
   return load_scenario_text(text.value(), path, overrides, seed_override);
+}
+
+Expected<Scenario> load_scenario_with_traffic(const std::string& path, const std::vector<std::string>& overrides,
+                                              std::optional<uint64_t> seed_override, const TrafficSource& traffic) {
+  auto text = read_regular_file(path, kMaxScenarioBytes, "a scenario file (TOML)");
+  if (!text) return Error{text.error().message};
+  return load_text(text.value(), path, overrides, seed_override, &traffic);
 }
 
 }  // namespace rtb::scenario

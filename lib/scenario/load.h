@@ -10,6 +10,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -31,5 +32,13 @@ Expected<Scenario> load_scenario(const std::string& path, const std::vector<std:
 Expected<Scenario> load_scenario_text(const std::string& text, const std::string& name,
                                       const std::vector<std::string>& overrides = {},
                                       std::optional<uint64_t> seed_override = std::nullopt);
+
+// `rocetb replay --closed-loop`: the flows made from the loaded topology and run settings
+// instead of the file's [[traffic]] (which is then not read); warnings go to the
+// scenario's. Its error is the loader's error.
+using TrafficSource =
+    std::function<Expected<std::vector<Flow>>(const Topology&, const RunConfig&, std::vector<std::string>& warnings)>;
+Expected<Scenario> load_scenario_with_traffic(const std::string& path, const std::vector<std::string>& overrides,
+                                              std::optional<uint64_t> seed_override, const TrafficSource& traffic);
 
 }  // namespace rtb::scenario

@@ -91,13 +91,21 @@ struct CcConfig {
   cc::ParamMap params;              // passed through; checked by the algorithm at load
 };
 
-// One RC flow: a queue pair from src to dst carrying one message of `size` bytes.
+// One message of a flow that carries several (Flow::messages).
+struct Message {
+  Bytes bytes;
+  Time start;  // absolute: may not start sending before this
+};
+
+// One RC flow: a queue pair from src to dst carrying one message of `size` bytes, or the
+// `messages` listed (pattern "capture"), each posted with its own start.
 struct Flow {
   uint32_t id = 0;               // index in Scenario::flows (start order)
   uint32_t src = 0;              // host index
   uint32_t dst = 0;              // host index
-  std::optional<Bytes> size;     // nullopt: long-lived (sends until the run ends)
-  Time start;
+  std::optional<Bytes> size;     // nullopt: long-lived (sends until the run ends); with messages: their total
+  Time start;                    // with messages: the first one's
+  std::vector<Message> messages; // empty: one message of `size` at `start`; else in start order
   uint8_t priority = 3;
   uint8_t dscp = 26;
   uint32_t traffic = 0;          // index of the [[traffic]] entry that made it

@@ -18,12 +18,13 @@ struct Pattern {
 constexpr Pattern kPatterns[] = {
     {"incast", &incast},         {"all_to_all", &all_to_all}, {"permutation", &permutation},
     {"staggered", &staggered},   {"poisson", &poisson},       {"explicit", &explicit_flows},
+    {"capture", &capture},
 };
 
 std::vector<Flow> read_entry(Table& t, uint32_t index, const TrafficContext& ctx) {
-  t.require("pattern", "one of 'incast', 'all_to_all', 'permutation', 'staggered', 'poisson', 'explicit'");
+  t.require("pattern", "one of 'incast', 'all_to_all', 'permutation', 'staggered', 'poisson', 'explicit', 'capture'");
   const std::string pattern =
-      t.choice("pattern", {"incast", "all_to_all", "permutation", "staggered", "poisson", "explicit"}, "");
+      t.choice("pattern", {"incast", "all_to_all", "permutation", "staggered", "poisson", "explicit", "capture"}, "");
   EntryContext e{&ctx, Flow{}, Time::zero(), Rng(ctx.run->seed, kStreamTraffic + index)};
   e.proto.traffic = index;
   e.proto.priority = static_cast<uint8_t>(t.integer("priority", 0, 7, e.proto.priority));
@@ -70,11 +71,15 @@ std::vector<Flow> read_traffic(std::vector<Table>& entries, const TrafficContext
   std::vector<Flow> flows;
   for (uint32_t i = 0; i < entries.size(); ++i) {
     std::vector<Flow> more = read_entry(entries[i], i, ctx);
-    flows.insert(flows.end(), more.begin(), more.end());
+    flows.insert(flows.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
   }
+  number_flows(flows);
+  return flows;
+}
+
+void number_flows(std::vector<Flow>& flows) {
   std::stable_sort(flows.begin(), flows.end(), [](const Flow& a, const Flow& b) { return a.start < b.start; });
   for (uint32_t i = 0; i < flows.size(); ++i) flows[i].id = i;
-  return flows;
 }
 
 }  // namespace rtb::scenario

@@ -16,12 +16,15 @@ namespace rtb::scenario {
 struct TrafficContext {
   const Topology* topology;
   const RunConfig* run;
-  std::string base_dir;  // relative CDF paths are taken from here
+  std::string base_dir;  // relative CDF and capture paths are taken from here
+  std::vector<std::string>* warnings = nullptr;  // the scenario's (pattern "capture")
 };
 
 // The flows of every entry, sorted by start time (ties: entry order, then generation
 // order), with ids set to their index.
 std::vector<Flow> read_traffic(std::vector<Table>& entries, const TrafficContext& ctx);
+// Sorts flows by start time (stable) and sets their ids to their index.
+void number_flows(std::vector<Flow>& flows);
 
 // One entry's flows; `proto` carries the common fields (priority, dscp, traffic index)
 // and `start` the entry's start time.
@@ -37,6 +40,7 @@ std::vector<Flow> permutation(Table& t, EntryContext& e);
 std::vector<Flow> staggered(Table& t, EntryContext& e);
 std::vector<Flow> poisson(Table& t, EntryContext& e);
 std::vector<Flow> explicit_flows(Table& t, EntryContext& e);
+std::vector<Flow> capture(Table& t, EntryContext& e);  // traffic_capture.cc
 
 // Shared readers (traffic_common.cc).
 uint32_t read_host(Table& t, std::string_view key, const Topology& topo);

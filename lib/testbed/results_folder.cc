@@ -31,8 +31,11 @@ OwnedFiles run_results_files() {
           {"capture-"}};
 }
 
-Expected<bool> prepare_results_folder(const OutFolder& f, const std::string& command_line) {
-  auto created = prepare_out_folder(f, run_results_files());
+Expected<bool> prepare_results_folder(const OutFolder& f, const std::string& command_line, const OwnedFiles& extra) {
+  OwnedFiles owned = run_results_files();
+  owned.names.insert(owned.names.end(), extra.names.begin(), extra.names.end());
+  owned.prefixes.insert(owned.prefixes.end(), extra.prefixes.begin(), extra.prefixes.end());
+  auto created = prepare_out_folder(f, owned);
   if (!created) return created;
   if (Status s = write_run_json(f.dir, command_line, kPending); !s) {
     return Error{fmt::format("{} {}: {}", f.option, f.dir, s.message())};

@@ -17,8 +17,9 @@ namespace rtb::testbed {
 OwnedFiles run_results_files();
 
 // `--out DIR` (or the default folder) ready for a run, with the pending run.json in it.
-// True when the folder was created here.
-Expected<bool> prepare_results_folder(const OutFolder& f, const std::string& command_line);
+// True when the folder was created here. `extra`: files a command adds to a run's
+// (`rocetb replay --closed-loop`), which --force may remove too.
+Expected<bool> prepare_results_folder(const OutFolder& f, const std::string& command_line, const OwnedFiles& extra = {});
 
 // A run refused or failed before it had results leaves nothing: the pending run.json is
 // removed, and the folder too when `created` and nothing else is in it.

@@ -1,5 +1,7 @@
 #include <algorithm>
+#include <vector>
 
+#include "core/nearest_rank.h"
 #include "testbed/counter_window.h"
 #include "testbed/summary_parts.h"
 
@@ -14,6 +16,26 @@ Time completion(const host::QueuePair& qp) {
 }
 
 ordered_json or_null(bool known, ordered_json v) { return known ? std::move(v) : ordered_json(nullptr); }
+
+// A flow of several messages: how many, and each completed one's time from its start to
+// its last frame's acknowledgement (mean, p99 by nearest rank, max; null before any).
+void add_message_figures(ordered_json& j, const scenario::Flow& flow, const host::QueuePair* qp) {
+  j["messages"] = flow.messages.size();
+  j["messages_completed"] = nullptr;
+  j["message_completion_ns"] = nullptr;
+  if (qp == nullptr) return;
+  std::vector<int64_t> ns;
+  for (const host::MessageRecord& m : qp->requester.messages()) {
+    if (!m.completed.is_never()) ns.push_back((m.completed - m.start).ns());
+  }
+  j["messages_completed"] = ns.size();
+  if (ns.empty()) return;
+  std::sort(ns.begin(), ns.end());
+  int64_t sum = 0;
+  for (int64_t v : ns) sum += v;
+  j["message_completion_ns"] = {{"mean", sum / static_cast<int64_t>(ns.size())}, {"p99", nearest_rank(ns, 99)},
+                                {"max", ns.back()}};
+}
 
 }  // namespace
 
@@ -57,6 +79,7 @@ FlowFigures flow_figures(const Testbed& t, const Baseline& b, uint32_t f, const 
   // A finished flow: its size over its own duration, warm-up or not.
   j["goodput_gbps"] = or_null(out.finished && flow.size.has_value(),
                               gbps(flow.size ? flow.size->count() : 0, out.completed - flow.start));
+  if (!flow.messages.empty()) add_message_figures(j, flow, qp);
   for (const char* k : {"cnp_handled", "retransmissions", "timeouts", "failed"}) j[k] = nullptr;
   if (qp == nullptr) return out;
   const host::QpCounters c = since(qp->counters, b.senders[f]);

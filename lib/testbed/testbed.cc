@@ -247,7 +247,9 @@ Status Testbed::make_flows(const cc::Algorithm& algorithm) {
 }
 
 void Testbed::post_messages(host::Host& a, uint32_t qp, const scenario::Flow& f) {
-  if (f.size) {  // one message, or 1 GiB messages for a larger flow
+  if (!f.messages.empty()) {  // each at most Requester::kMaxMessageBytes (the loader checks)
+    for (const scenario::Message& m : f.messages) a.post(qp, m.bytes.count(), m.start);
+  } else if (f.size) {  // one message, or 1 GiB messages for a larger flow
     uint64_t left = f.size->count();
     do {
       const uint64_t m = std::min<uint64_t>(left, 1ull << 30);

@@ -297,7 +297,7 @@ TEST(ReplayThrough, BadInputIsRefusedInOneLine) {
       {{"replay", cap, "--through", scenario(), "--duration", "0s"}, "--duration '0s': expected a time above 0"},
       {{"replay", cap, "--through", scenario(), "--set", "switch.nope=1"}, "switch.nope"},
       {{"replay", cap, "--through", scenario(), "--rate", "10Gbps"}, "--rate applies to --to, not to --through"},
-      {{"replay", cap, "--to", "net_null0", "--map", "10.9.0.1=h1"}, "--map applies to --through, not to --to"},
+      {{"replay", cap, "--to", "net_null0", "--map", "10.9.0.1=h1"}, "--map applies to --through or --closed-loop, not to --to"},
       {{"replay", cap, "--to", "net_null0", "--through", scenario()}, "expected exactly one mode"},
   };
   for (const Case& c : cases) {
