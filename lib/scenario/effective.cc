@@ -1,6 +1,7 @@
 #include "scenario/effective.h"
 
 #include "scenario/addressing.h"
+#include "scenario/qos_settings.h"
 
 namespace rtb::scenario {
 namespace {
@@ -57,6 +58,8 @@ json qos_json(const sw::SwitchConfig& c) {
     if (c.lossless_tc(p)) pfc_enable.push_back(p);
   }
   j["pfc_enable"] = pfc_enable;
+  j["qos_maps"] = {{"trust", trust_name(c.maps)}, {"dscp_to_tc", c.maps.dscp_to_tc},  // index: DSCP
+                   {"dot1p_to_tc", c.maps.dot1p_to_tc}, {"tc_to_pg", c.maps.tc_to_pg}};
   for (int q = 0; q < sw::kPriorities; ++q) {
     j["pg"].push_back(pg_json(c.pg[q]));
     j["egress"].push_back(threshold_json(c.egress[q].mode, c.egress[q].static_th, c.egress[q].dynamic_th));

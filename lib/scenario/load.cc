@@ -12,6 +12,7 @@
 #include "scenario/host_settings.h"
 #include "scenario/load_error.h"
 #include "scenario/overrides.h"
+#include "scenario/qos_settings.h"
 #include "scenario/realtime_settings.h"
 #include "scenario/run_settings.h"
 #include "scenario/switch_errors.h"
@@ -111,6 +112,7 @@ Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed
   s.faults = read_faults(faults, s.topology, s.run);
   s.realtime = read_realtime(top.table("realtime"), s.topology);
   warn_lossy_flows(s, s.warnings);
+  warn_flows_off_pfc(s, s.warnings);
   s.effective = effective_json(s);
   return s;
 }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "scenario/aqm_settings.h"
+#include "scenario/qos_settings.h"
 #include "scenario/routes.h"
 
 namespace rtb::scenario {
@@ -104,6 +105,7 @@ sw::SwitchConfig read_switch_settings(std::optional<Table> t) {
   sw::SwitchConfig c = sw::tuning_guide_config(0, Rate::gbps(100));
   if (!t) return c;
   if (auto list = t->opt_integers("pfc_enable", 0, sw::kPriorities - 1)) c.pfc_enable = priority_bits(*list);
+  read_qos_maps(*t, c.maps);  // before the PGs: lossless_pg() follows tc_to_pg
   const uint8_t wred_queues =
       priority_bits(t->opt_integers("wred_queues", 0, sw::kPriorities - 1).value_or(std::vector<int64_t>{}));
   const bool wred_given = t->has("wred_queues");

@@ -66,6 +66,19 @@ class Checker {
       if (c_.maps.tc_to_pg[i] >= kPriorities)
         error("TC_TO_PRIORITY_GROUP_MAP {} = {}: expected a priority group 0..7", i, c_.maps.tc_to_pg[i]);
     }
+    if (!c_.maps.trust_dot1p_when_tagged) check_lossless_reachable();
+  }
+
+  // Trust dscp: a lossless TC no DSCP maps to carries nothing. A warning, not an error:
+  // SONiC accepts it and nothing is lost; its PG's headroom is only reserved for nothing.
+  void check_lossless_reachable() {
+    for (int tc = 0; tc < kPriorities; ++tc) {
+      if (!c_.lossless_tc(tc)) continue;
+      const auto& m = c_.maps.dscp_to_tc;
+      if (std::find(m.begin(), m.end(), tc) != m.end()) continue;
+      warn("PORT_QOS_MAP pfc_enable: lossless TC {} receives no traffic: no DSCP maps to it in DSCP_TO_TC_MAP "
+           "(trust dscp)", tc);
+    }
   }
 
   void check_pool() {
