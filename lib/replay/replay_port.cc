@@ -3,30 +3,12 @@
 #include <rte_mbuf.h>
 
 #include <algorithm>
-#include <bit>
 #include <cstring>
 
 #include "runtime/wire_link.h"
 #include "switch/classify.h"
 
 namespace rtb::replay {
-
-void DelayHistogram::add(Time d) {
-  counts[std::min<uint32_t>(static_cast<uint32_t>(std::bit_width(d.ns())), kBuckets - 1)]++;
-}
-
-Time DelayHistogram::quantile(double q) const {
-  uint64_t total = 0;
-  for (uint64_t c : counts) total += c;
-  if (total == 0) return Time::zero();
-  const auto rank = static_cast<uint64_t>(q * static_cast<double>(total - 1)) + 1;
-  uint64_t seen = 0;
-  for (uint32_t b = 0; b < kBuckets; ++b) {
-    seen += counts[b];
-    if (seen >= rank) return b == 0 ? Time::zero() : Time::ns((uint64_t{1} << b) - 1);
-  }
-  return Time::ns(uint64_t{1} << (kBuckets - 1));
-}
 
 ReplayPort::ReplayPort(std::string name, const std::vector<uint8_t>& arena,
                        const std::vector<InjectedFrame>& frames, host::PortLinks links,
@@ -99,8 +81,7 @@ void ReplayPort::start(const InjectedFrame& f, Time now) {
   counters_.bytes_sent += f.length;
   if (delay > Time::zero()) ++counters_.frames_delayed;
   counters_.delay_sum += delay;
-  counters_.delay_max = std::max(counters_.delay_max, delay);
-  counters_.delays.add(delay);
+  counters_.delays.record(delay);
 }
 
 Time ReplayPort::next_deadline() const {

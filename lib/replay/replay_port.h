@@ -13,6 +13,7 @@
 
 #include "core/units.h"
 #include "host/host.h"
+#include "realtime/lateness_histogram.h"
 #include "runtime/pool/mbuf_pool.h"
 #include "runtime/stage.h"
 #include "switch/config.h"
@@ -27,22 +28,12 @@ struct InjectedFrame {
   uint8_t priority = 0;  // the traffic class the first switch gives it (pause compliance)
 };
 
-// Delays in powers of two of nanoseconds: bucket b holds [2^(b-1), 2^b) ns, bucket 0 zero.
-struct DelayHistogram {
-  static constexpr uint32_t kBuckets = 48;
-  std::array<uint64_t, kBuckets> counts{};
-  void add(Time d);
-  // The upper edge of the bucket holding quantile q (0..1); zero for no samples.
-  Time quantile(double q) const;
-};
-
 struct ReplayPortCounters {
   uint64_t frames_sent = 0;
   uint64_t bytes_sent = 0;
   uint64_t frames_delayed = 0;  // started after their due time
   Time delay_sum;               // started - due, over every frame sent
-  Time delay_max;
-  DelayHistogram delays;
+  realtime::LatenessHistogram delays;  // the same, per frame (its max() is exact)
   uint64_t frames_received = 0;
   uint64_t bytes_received = 0;
   uint64_t ce_received = 0;     // IPv4 frames with ECN = CE (RFC 3168)

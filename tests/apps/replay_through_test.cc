@@ -160,7 +160,7 @@ void write_pcap(const std::string& path, const std::vector<std::pair<uint32_t, s
 }
 
 // Five 1,000-byte SENDs 100 us apart from 10.9.0.1 to 10.9.0.2, mapped to h3 and h5: by
-// hand, each crosses an idle 100 Gb/s switch alone (88.6 ns on the wire, 100 us apart), so
+// hand, each crosses an idle 100 Gb/s switch alone (86.56 ns on the wire, 100 us apart), so
 // nothing is marked, paused, delayed or dropped, and h5 receives the five frames with the
 // scenario's headers: 14 + 20 + 8 + 12 + 1000 + 4 = 1058 bytes each.
 TEST(ReplayThrough, AHandMadeCaptureLandsOnTheMappedHostsAsComputed) {
@@ -192,11 +192,12 @@ TEST(ReplayThrough, AHandMadeCaptureLandsOnTheMappedHostsAsComputed) {
 }
 
 // 40 frames from each of two addresses, all due at once, to a third: each sender's wire
-// spaces its frames one frame time apart (88.5 ns at 100 Gb/s for 1,058 bytes), so a pair
+// spaces its frames one frame time apart (86.56 ns at 100 Gb/s for 1,058 bytes), so a pair
 // reaches the switch every frame time while the receiver's port sends one. When the last
 // pair arrives the port has sent 39 frames: 80 - 39 = 41 frames are held (the one on the
 // wire counts until sent), 41 x 1058 = 43,378 bytes, below the default WRED minimum
 // (150 KB): nothing is marked. With the curve at 1 byte every frame is.
+// (The wire time of a frame: (1058 + 4 FCS + 20 preamble and gap) x 8 / 100 Gb/s = 86.56 ns.)
 TEST(ReplayThrough, ABurstFromTwoSendersQueuesAsComputedByHand) {
   const std::string cap = dir("burst.pcap");
   std::vector<std::pair<uint32_t, std::vector<uint8_t>>> frames;
@@ -221,6 +222,9 @@ TEST(ReplayThrough, ABurstFromTwoSendersQueuesAsComputedByHand) {
     EXPECT_EQ(rep["endpoints"][1]["host"], "h1");
     EXPECT_EQ(rep["hosts"][1]["frames_received"], 80);
     EXPECT_EQ(rep["hosts"][0]["frames_delayed"], 39) << "frames due at once wait for their own wire";
+    // The last waits 39 frame times: 39 x (1058 + 4 + 20) x 8 bits / 100 Gb/s = 3375.8 ns.
+    EXPECT_EQ(rep["hosts"][0]["delay_max_ns"], 3375);
+    EXPECT_GE(rep["hosts"][0]["delay_p99_ns_at_most"].get<uint64_t>(), 3375u);
     EXPECT_EQ(rep["hosts"][1]["ce_received"], low ? 80 : 0);
     const nlohmann::json s = read_json(out + "/summary.json");
     EXPECT_EQ(s["switches"][0]["ports"][1]["queues"][0]["watermark_bytes_total"], 41 * 1058);
