@@ -25,6 +25,7 @@ std::vector<std::vector<uint8_t>> read_until_dry(EthPort& port) {
 }
 
 TEST_F(PcapPort, RxReadsWhatLibpcapReads) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const std::string capture = shared_captures_dir() + "/oferby_proxy_roce.pcap";
   auto expected = capture::read_all(capture);
   ASSERT_TRUE(expected.ok()) << expected.error().message;
@@ -70,6 +71,7 @@ TEST_F(PcapPort, TxWritesFramesThatReadBackIdentical) {
 }
 
 TEST_F(PcapPort, InfiniteRxReplaysAndStillLeaksNothing) {
+  SKIP_WITHOUT_SHARED_CAPTURES();
   const std::string capture = shared_captures_dir() + "/scapy_roce_reference.pcap";
   auto port = EthPort::open(
       {.device = unique_name("net_pcap") + ",rx_pcap=" + capture + ",infinite_rx=1"},
