@@ -283,6 +283,7 @@ TEST(ReplayClosedErrors, CorruptAndTruncatedCaptures) {
 }
 
 TEST(ReplayClosedPattern, ErrorsAtTheEntrysKeys) {
+  SKIP_WITHOUT_SHARED();  // the scenario text names ../shared/captures
   const std::string text = R"([topology]
 kind = "single_switch"
 hosts = 4
@@ -306,6 +307,7 @@ hosts = { "192.0.2.1" = "h7" }
 }
 
 TEST(ReplayClosedPattern, FlowsAfterTheRunAreDroppedWithAWarning) {
+  SKIP_WITHOUT_SHARED();  // the scenario text names ../shared/captures
   const std::string text = R"([topology]
 kind = "single_switch"
 hosts = 4
@@ -331,6 +333,7 @@ priority = 4
 }
 
 TEST(ReplayClosedPattern, FlowsKeepTheCapturedMessagesAndDscp) {
+  SKIP_WITHOUT_SHARED();  // the scenario text names ../shared/captures
   const std::string text = R"([topology]
 kind = "single_switch"
 hosts = 4
