@@ -76,6 +76,34 @@ def goodput(flows, window):
     return (delivered * 8 / span if span > 0 else 0.0), span
 
 
+def nearest_rank(sorted_x, p):
+    rank = (len(sorted_x) * p + 99) // 100
+    return sorted_x[max(rank, 1) - 1]
+
+
+def percentiles(x):
+    x = sorted(x)
+    return {"p50": nearest_rank(x, 50), "p95": nearest_rank(x, 95), "p99": nearest_rank(x, 99)}
+
+
+def fct_slowdown(flows, groups=20):
+    """The FCT slowdown figures as summary_fct.cc computes them: overall, and by size in
+    groups of equal flow count (the HPCC simulator's fct_analysis.py, step 5 %)."""
+    done = sorted(((f["size_bytes"], f["fct_slowdown"]) for f in flows if f.get("fct_slowdown") is not None),
+                  key=lambda t: t[0])
+    if not done:
+        return None
+    x = [s for _, s in done]
+    j = {"flows": len(x), "mean": sum(x) / len(x), **percentiles(x), "max": max(x), "by_size": []}
+    n = len(done)
+    for g in range(groups):
+        lo, hi = g * n // groups, (g + 1) * n // groups
+        if hi > lo:
+            j["by_size"].append({"size_max_bytes": done[hi - 1][0], "flows": hi - lo,
+                                 **percentiles([s for _, s in done[lo:hi]])})
+    return j
+
+
 def merge_summary(summaries, roles):
     first = summaries[0]
     j = {k: first[k] for k in ("scenario", "clock", "seed", "duration_ns", "warmup_ns", "window")}
@@ -102,6 +130,7 @@ def merge_summary(summaries, roles):
     for key in ("cnp_sent", "pfc_frames", "drops", "retransmissions", "ecn_marked_total", "cnp_sent_total",
                 "pfc_frames_total", "drops_total", "retransmissions_total"):
         j["totals"][key] = add(key)
+    j["fct_slowdown"] = fct_slowdown(j["flows"])
     return j
 
 

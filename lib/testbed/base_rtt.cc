@@ -30,10 +30,10 @@ BasePath from_link(const scenario::Topology& topo, uint32_t link, NodeRef from, 
   const scenario::Link& l = topo.links[link];
   const NodeRef to = l.a.node == from ? l.b.node : l.a.node;
   const Time here = hop_time(l, len);
-  if (to.kind == NodeKind::kHost) return {to.index == dst ? here : Time::never(), 0};
+  if (to.kind == NodeKind::kHost) return {to.index == dst ? here : Time::never(), 0, l.rate};
   const scenario::SwitchNode& sw = topo.switches[to.index];
   const uint32_t dst_ip = topo.hosts[dst].ip;
-  BasePath best{Time::never(), 0};
+  BasePath best{Time::never(), 0, Rate::zero()};
   for (const sw::Route& r : sw.config.routes) {
     if (r.prefix != dst_ip || r.prefix_len != 32) continue;
     for (uint16_t port : r.ports) {
@@ -42,7 +42,7 @@ BasePath from_link(const scenario::Topology& topo, uint32_t link, NodeRef from, 
     }
   }
   if (best.rtt.is_never()) return best;
-  return {here + best.rtt, best.switches + 1};
+  return {here + best.rtt, best.switches + 1, std::min(l.rate, best.bottleneck)};
 }
 
 }  // namespace
@@ -56,7 +56,7 @@ BasePath base_path(const scenario::Topology& topo, const scenario::Flow& flow) {
   const BasePath path =
       from_link(topo, src.link, NodeRef{NodeKind::kHost, flow.src}, flow.dst, len);
   if (path.rtt.is_never()) return {};  // unreachable: unknown (routes refuse it earlier)
-  return {path.rtt + dst.config.timings.ack_turnaround, path.switches};
+  return {path.rtt + dst.config.timings.ack_turnaround, path.switches, path.bottleneck};
 }
 
 }  // namespace rtb::testbed

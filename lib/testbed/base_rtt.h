@@ -20,11 +20,13 @@
 
 namespace rtb::testbed {
 
-// The path behind a flow's base RTT: the RTT, and how many switches it crosses (the
-// algorithm's hop_count at flow start). rtt zero: no path (unknown).
+// The path behind a flow's base RTT: the RTT, how many switches it crosses (the
+// algorithm's hop_count at flow start), and its slowest link's rate. rtt zero: no path
+// (unknown).
 struct BasePath {
   Time rtt = Time::zero();
   uint32_t switches = 0;
+  Rate bottleneck = Rate::zero();
 };
 
 BasePath base_path(const scenario::Topology& topo, const scenario::Flow& flow);

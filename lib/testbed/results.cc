@@ -101,6 +101,12 @@ void print_table(std::ostream& out, const RunReport& r, size_t max_flows) {
              t["ecn_mark_rate"].get<double>(), t["cnp_sent"].get<uint64_t>(),
              t["pfc_frames"].get<uint64_t>(), t["drops"].get<uint64_t>(),
              t["retransmissions"].get<uint64_t>());
+  if (j.contains("fct_slowdown") && !j["fct_slowdown"].is_null()) {
+    const auto& fs = j["fct_slowdown"];
+    fmt::print(out, "FCT slowdown ({} finished flows, FCT over the ideal): p50 {:.2f} | p95 {:.2f} | p99 {:.2f} | max {:.2f}\n",
+               fs["flows"].get<uint64_t>(), fs["p50"].get<double>(), fs["p95"].get<double>(),
+               fs["p99"].get<double>(), fs["max"].get<double>());
+  }
   fmt::print(out, "whole run, warm-up included: PFC frames {} | drops {} | CNPs {}\n",
              t["pfc_frames_total"].get<uint64_t>(), t["drops_total"].get<uint64_t>(),
              t["cnp_sent_total"].get<uint64_t>());

@@ -144,6 +144,7 @@ ordered_json summarize(const Testbed& t, const SampleTotals& samples, Time end) 
       {"drops_total", sw_totals.drops_total + fault_drops_total},
       {"retransmissions_total", retransmissions_total},
   };
+  j["fct_slowdown"] = fct_slowdown_json(figures);
   return j;
 }
 

@@ -3,6 +3,7 @@
 
 #include "core/nearest_rank.h"
 #include "testbed/counter_window.h"
+#include "testbed/ideal_fct.h"
 #include "testbed/summary_parts.h"
 
 namespace rtb::testbed {
@@ -76,6 +77,11 @@ FlowFigures flow_figures(const Testbed& t, const Baseline& b, uint32_t f, const 
   // The window's bytes over the part of the window the flow ran in.
   j["throughput_gbps"] = or_null(out.has_dst && ran, gbps(out.window_bytes, out.active_to - out.active_from));
   j["fct_ns"] = or_null(out.finished, (out.completed - flow.start).ns());
+  const std::optional<Time> ideal = ideal_fct(s.topology, flow);
+  j["ideal_fct_ns"] = or_null(ideal.has_value(), ideal ? ideal->ns() : 0);
+  out.size_bytes = flow.size ? flow.size->count() : 0;
+  if (out.finished && ideal) out.slowdown = (out.completed - flow.start).s_f() / ideal->s_f();
+  j["fct_slowdown"] = or_null(out.slowdown.has_value(), out.slowdown.value_or(0));
   // A finished flow: its size over its own duration, warm-up or not.
   j["goodput_gbps"] = or_null(out.finished && flow.size.has_value(),
                               gbps(flow.size ? flow.size->count() : 0, out.completed - flow.start));

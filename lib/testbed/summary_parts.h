@@ -1,6 +1,9 @@
 // The parts of summary.json (summary.h), each from the counters over the window.
 #pragma once
 
+#include <optional>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "core/units.h"
@@ -30,8 +33,14 @@ struct FlowFigures {
   Time active_from;
   Time active_to;
   uint64_t retransmissions = 0;  // in the window (0 without the source)
+  uint64_t size_bytes = 0;       // 0: long-lived
+  std::optional<double> slowdown;  // FCT over the ideal FCT (ideal_fct.h), finished flows
 };
 FlowFigures flow_figures(const Testbed& t, const Baseline& b, uint32_t f, const Window& w);
+
+// FCT slowdown over the finished flows that have one, overall and by flow size
+// (summary_fct.cc); null when none has.
+nlohmann::ordered_json fct_slowdown_json(const std::vector<FlowFigures>& flows);
 
 // Totals a switch adds to (summary_switch.cc).
 struct SwitchTotals {
