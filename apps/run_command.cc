@@ -26,6 +26,7 @@ struct RunArgs {
   std::string out;
   bool force = false;
   bool verbose = false;
+  bool quiet = false;
   std::optional<std::string> seed;  // as typed: checked against run.seed's range in run()
   std::vector<std::string> set;
   std::string cc;
@@ -57,7 +58,7 @@ int run(const RunArgs& a, const std::string& command_line) {
     print_error("rocetb", s.error().message);
     return 2;
   }
-  RunFolderArgs folder{a.out, tag_overrides(a), a.force, a.verbose, a.capture};
+  RunFolderArgs folder{a.out, tag_overrides(a), a.force, a.verbose, a.capture, a.quiet};
   return run_loaded(s.value(), folder, command_line);
 }
 
@@ -75,6 +76,9 @@ Command add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_flag("--force", args->force,
                  "write into a non-empty --out folder, removing an earlier run's results there first");
   cmd->add_flag("--verbose", args->verbose, "show the DPDK EAL's own output when it fails to start");
+  cmd->add_flag("--quiet", args->quiet,
+                 "no progress line on stderr (a run longer than a second shows simulated time, speed and "
+                 "time left while it goes, when stderr is a terminal)");
   cmd->add_option("--seed", args->seed, "override run.seed (0 to 2^63-1)");
   cmd->add_option("--set", args->set, "override any key: --set switch.buffer_pool.size=8MB")
       ->expected(1)

@@ -9,12 +9,15 @@
 #include <ctime>
 #include <iostream>
 
+#include <unistd.h>
+
 #include "apps/commands.h"
 #include "cc_algos/registry.h"
 #include "runtime/pool/eal.h"
 #include "runtime/pool/eal_output.h"
 #include "scenario/warning_summary.h"
 #include "tap/capture_plan.h"
+#include "testbed/progress.h"
 #include "testbed/results.h"
 #include "testbed/results_dir.h"
 #include "testbed/results_folder.h"
@@ -74,6 +77,7 @@ int run_loaded(const scenario::Scenario& s, const RunFolderArgs& a, const std::s
   }
   cc::Registry registry = cc::Registry::with_builtins();
   runtime::set_eal_verbose(a.verbose);
+  testbed::set_progress_line(!a.quiet && isatty(STDERR_FILENO) == 1);
   const bool realtime = s.run.clock == scenario::Clock::kRealtime;
   // Ctrl-C or SIGTERM ends a run early; its results are still written, marked incomplete.
   std::signal(SIGINT, [](int) { testbed::request_stop(); });

@@ -24,6 +24,7 @@ struct RunFolderArgs {
   bool force = false;
   bool verbose = false;
   CaptureArgs capture;
+  bool quiet = false;  // no progress line (there is none either when stderr is not a terminal)
 };
 
 struct RunExtras {

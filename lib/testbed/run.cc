@@ -11,6 +11,7 @@
 #include "testbed/pool_plan.h"
 #include "testbed/resource_plan.h"
 #include "testbed/run_json.h"
+#include "testbed/progress.h"
 #include "testbed/stop_request.h"
 #include "testbed/summary.h"
 #include "testbed/testbed.h"
@@ -35,7 +36,7 @@ uint32_t g_runs = 0;  // pool names must be unique in the process
 // polled in the same (time, stage id) order as in one call.
 constexpr Time kStopCheck = Time::us(10);
 
-runtime::RunStats run_in_slices(runtime::VirtualScheduler& scheduler, Time duration) {
+runtime::RunStats run_in_slices(runtime::VirtualScheduler& scheduler, Time duration, ProgressLine& progress) {
   runtime::RunStats total;
   for (Time until = std::min(kStopCheck, duration);; until = std::min(until + kStopCheck, duration)) {
     const runtime::RunStats slice = scheduler.run(until);
@@ -43,6 +44,7 @@ runtime::RunStats run_in_slices(runtime::VirtualScheduler& scheduler, Time durat
     total.simulated = slice.simulated;
     total.idle = slice.idle;
     if (slice.idle || until == duration || stop_requested()) return total;
+    progress.update(until);
   }
 }
 
@@ -86,7 +88,11 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
     Sampler sampler(t, s.run.sample_interval, s.run.warmup, s.run.duration);
     t.scheduler().add(sampler);
     const auto wall_start = std::chrono::steady_clock::now();
-    const runtime::RunStats stats = run_in_slices(t.scheduler(), s.run.duration);
+    runtime::RunStats stats;
+    {
+      ProgressLine progress(s.run.duration, [&t] { return t.frame_hops(); });
+      stats = run_in_slices(t.scheduler(), s.run.duration, progress);
+    }
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     const bool stopped = !stats.idle && stats.simulated < s.run.duration;

@@ -24,6 +24,7 @@
 #include "testbed/realtime_commands.h"
 #include "testbed/run.h"
 #include "testbed/run_json.h"
+#include "testbed/progress.h"
 #include "testbed/stop_request.h"
 #include "testbed/summary.h"
 #include "testbed/testbed.h"
@@ -197,7 +198,9 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     // Realtime: files stamped from the wall clock as the run starts (scenario time after it).
     auto captures = open_captures(t, capture, tap::CaptureSet::Mode::kQueued, unix_now_ns());
     if (!captures) return Error{captures.error().message};
+    ProgressLine progress(s.run.duration, nullptr);
     auto control = [&] {
+      progress.update(std::min(clock.now(), s.run.duration));
       samplers.drain();
       if (captures.value()) captures.value()->drain();
       commands.value()->issue(clock.now(), [&] { scheduler.request_stop(); });
