@@ -99,16 +99,22 @@ def integrate(o):
             acc["alpha"] += sum(al) / n
             qmin, qmax = min(qmin, q), max(qmax, q)
     m = max(1, steps - warm)
-    print(f"flows {n}  link {o.link_gbps} Gb/s  frame {o.frame} B  RED {o.kmin_kb}/{o.kmax_kb} KB "
+    return {"queue_bytes": acc["q"] / m * o.frame, "qmin_bytes": qmin * o.frame, "qmax_bytes": qmax * o.frame,
+            "p": acc["p"] / m, "alpha": acc["alpha"] / m, "cnps_per_flow_s": acc["cnp"] / m,
+            "rates_bps": [r / m * bits for r in acc["rates"]]}
+
+
+def report(o, r):
+    print(f"flows {o.flows}  link {o.link_gbps} Gb/s  frame {o.frame} B  RED {o.kmin_kb}/{o.kmax_kb} KB "
           f"Pmax {o.pmax}  feedback delay {o.delay_us} us  {o.duration_ms} ms (warm-up {o.warmup_ms} ms)")
-    print(f"queue mean {acc['q'] / m * o.frame / 1e3:.2f} KB  min {qmin * o.frame / 1e3:.2f} KB  "
-          f"max {qmax * o.frame / 1e3:.2f} KB")
-    print(f"mark probability mean {acc['p'] / m * 100:.4f} %  alpha mean {acc['alpha'] / m:.4f}  "
-          f"CNPs/flow/s {acc['cnp'] / m:.0f}")
-    print("rates Gb/s " + " ".join(f"{r / m * bits / 1e9:.3f}" for r in acc["rates"]))
+    print(f"queue mean {r['queue_bytes'] / 1e3:.2f} KB  min {r['qmin_bytes'] / 1e3:.2f} KB  "
+          f"max {r['qmax_bytes'] / 1e3:.2f} KB")
+    print(f"mark probability mean {r['p'] * 100:.4f} %  alpha mean {r['alpha']:.4f}  "
+          f"CNPs/flow/s {r['cnps_per_flow_s']:.0f}")
+    print("rates Gb/s " + " ".join(f"{x / 1e9:.3f}" for x in r["rates_bps"]))
 
 
-def main(argv):
+def parse(argv):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--flows", type=int, default=2)
     ap.add_argument("--link-gbps", type=float, default=40)
@@ -130,7 +136,12 @@ def main(argv):
     o = ap.parse_args(argv)
     if o.flows < 1 or o.dt_us <= 0 or o.delay_us < 0 or o.kmax_kb <= o.kmin_kb or not 0 < o.pmax <= 1:
         sys.exit("dcqcn_fluid.py: need flows >= 1, dt > 0, delay >= 0, kmax > kmin, 0 < pmax <= 1")
-    integrate(o)
+    return o
+
+
+def main(argv):
+    o = parse(argv)
+    report(o, integrate(o))
 
 
 if __name__ == "__main__":
