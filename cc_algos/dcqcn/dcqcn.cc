@@ -155,7 +155,7 @@ Decision Dcqcn::on_bytes_sent(const P& p, S& s, Bytes sent, Time now) {
 
 size_t Dcqcn::describe(const P& p, const S& s, Time now,
                        std::span<rtb_cc_state_field, RTB_CC_MAX_STATE_FIELDS> out) {
-  return describe_rates(alpha_at(p, s, now), s, out);
+  return describe_rates(static_cast<double>(alpha_at(p, s, now)) / kAlphaOne, s, out);
 }
 
 uint32_t Dcqcn::alpha_at(const P& p, const S& s, Time now) {

@@ -2,6 +2,7 @@
 #include "cc_algos/dcqcn/dcqcn_paper.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "cc_algos/dcqcn/rate_math.h"
 
@@ -18,13 +19,19 @@ bool saturated(const S& s) { return s.rc == s.cap && s.rt == s.cap; }
 
 bool hyper(const P& p, const S& s) { return std::min(s.time_stage, s.byte_stage) >= p.threshold; }
 
-// α timer: α = (1 − g)·α, i.e. (dce_tcp_g·α)/1024, every τ′ after the last CNP.
+// α timer: α = (1 − g)·α every τ′ after the last CNP; k periods at once: α·(1 − g)^k
+// (real numbers, as the paper; never fired as a timer).
 void catch_up_alpha(const P& p, S& s, Time t) {
   if (!s.seen_cnp) return;
   const uint64_t n = (t - s.alpha_anchor) / p.alpha_period;
   if (n <= s.alpha_ticks) return;
-  s.alpha = static_cast<uint16_t>(p.decay.decay(s.alpha, n - s.alpha_ticks));
+  s.alpha *= std::pow(p.alpha_keep, static_cast<double>(n - s.alpha_ticks));
   s.alpha_ticks = n;
+}
+
+// R_C·α/2, the paper's cut, in bit/s (rounded down).
+Rate paper_cut(Rate rc, double alpha) {
+  return Rate::bps(static_cast<uint64_t>(static_cast<double>(rc.bps()) * alpha / 2));
 }
 
 // increase(f), §1.1 pseudo-code with [NS3-RDMA] AdjustRates: on the first event after a
@@ -65,7 +72,7 @@ Decision DcqcnPaper::start(const P& p, S& s, const rtb_cc_flow_start& st, Time) 
   s.cap = rate_cap(p.max_rate, Rate::bps(st.line_rate_bps));
   s.floor = std::min(p.min_rate, s.cap);
   s.rc = s.rt = s.cap;       // line rate, no slow start
-  s.alpha = kAlphaOne;       // α₀ = 1 ("as defined by DCQCN", CoNEXT appendix)
+  s.alpha = 1.0;             // α₀ = 1 ("as defined by DCQCN", CoNEXT appendix)
   s.inc_due = Time::never();
   s.byte_quota = p.byte_reset.count();
   return decide(s);
@@ -83,8 +90,8 @@ Decision DcqcnPaper::on_cnp(const P& p, S& s, Time now) {
   catch_up_alpha(p, s, now);
   if (p.clamp_tgt_rate || s.byte_stage > 0 || (p.clamp_tgt_rate_ati && s.time_stage > 0))
     s.rt = s.rc;
-  s.alpha = static_cast<uint16_t>(alpha_rise_step(s.alpha, p.dce_tcp_g, kAlphaOne));
-  s.rc = std::max(s.floor, s.rc - alpha_cut(s.rc, s.alpha, 11));  // α_Q10 / 2^11 = α/2
+  s.alpha = p.alpha_keep * s.alpha + (1.0 - p.alpha_keep);  // (1 − g)α + g
+  s.rc = std::max(s.floor, s.rc - paper_cut(s.rc, s.alpha));
   s.time_stage = s.byte_stage = 0;
   s.byte_count = 0;
   s.byte_quota = p.byte_reset.count();
@@ -116,7 +123,7 @@ size_t DcqcnPaper::describe(const P& p, const S& s, Time now,
   return describe_rates(alpha_at(p, s, now), s, out);
 }
 
-uint32_t DcqcnPaper::alpha_at(const P& p, const S& s, Time now) {
+double DcqcnPaper::alpha_at(const P& p, const S& s, Time now) {
   S copy = s;
   catch_up_alpha(p, copy, now);
   return copy.alpha;

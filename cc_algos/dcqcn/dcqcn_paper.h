@@ -9,8 +9,9 @@
 //                  < F; hyper (R_T += i·R_HAI, i = min(stages) − F + 1, T and B halved)
 //                  when both ≥ F; additive (R_T += R_AI) otherwise; R_C = (R_T + R_C)/2.
 //
-// α is kept in the NIC's Q10 arithmetic (1024 = 1.0, the paper's α₀) so the two DCQCN
-// models differ only in mechanism; see README.md for every difference.
+// α, g and the cut are real numbers (double), as in the paper, the authors' ns-3 and the
+// CoNEXT'16 fluid model; the NIC model `dcqcn` keeps the mlx5 Q10 α (alpha.h), whose
+// rounding this model must not inherit (README.md, "α resolution").
 #pragma once
 
 #include <span>
@@ -40,9 +41,9 @@ struct DcqcnPaper {
     uint64_t alpha_ticks;  // α periods applied since alpha_anchor
     uint64_t byte_count;
     uint64_t byte_quota;   // B, or B/2 in hyper increase
+    double alpha;          // 0..1, α₀ = 1
     uint32_t time_stage;
     uint32_t byte_stage;
-    uint16_t alpha;        // Q10, 1024 = 1.0
     uint8_t seen_cnp;
   };
 
@@ -58,7 +59,8 @@ struct DcqcnPaper {
   static size_t describe(const Params& p, const State& s, Time now,
                          std::span<rtb_cc_state_field, RTB_CC_MAX_STATE_FIELDS> out);
 
-  static uint32_t alpha_at(const Params& p, const State& s, Time now);
+  // α (0..1) caught up to `now`.
+  static double alpha_at(const Params& p, const State& s, Time now);
 };
 
 }  // namespace rtb::cc::dcqcn

@@ -218,9 +218,9 @@ bool parse_paper_params(std::span<const rtb_cc_param> in, PaperParams& out, Repo
   out.max_rate = mbps(v[kPMaxRate]);
   out.min_rate = mbps(v[kPMinRate]);
   out.dce_tcp_g = static_cast<uint32_t>(v[kPDceTcpG]);
+  out.alpha_keep = static_cast<double>(out.dce_tcp_g) / 1024.0;
   out.alpha_period = Time::us(v[kPDceTcpRtt]);
   out.np = np_from(v[kPNpMinTime], v[kPNpDscp], v[kPNpPrio]);
-  out.decay.build(out.dce_tcp_g);
   return true;
 }
 

@@ -47,9 +47,9 @@ struct PaperParams {
   Rate max_rate;            // zero = the line rate
   Rate min_rate;
   uint32_t dce_tcp_g;       // g = (1024 − dce_tcp_g)/1024
+  double alpha_keep;        // 1 − g = dce_tcp_g/1024, a real number as in the paper
   Time alpha_period;        // τ′ (the "alpha timer", K)
   NpParams np;              // τ = np_min_time_between_cnps
-  AlphaDecayTable decay;
 };
 
 // Parse, range-check, refuse unknown names, warn about legal-but-disabling values.

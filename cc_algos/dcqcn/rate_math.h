@@ -31,12 +31,12 @@ inline Rate rate_cap(Rate max_rate, Rate line) {
   return max_rate.bps() == 0 ? line : std::min(max_rate, line);
 }
 
-// The state both models show in time series: alpha (Q10 as a fraction), R_C, R_T and the
+// The state both models show in time series: alpha (a fraction of 1), R_C, R_T and the
 // two stage counters. `S` is either model's State.
 template <typename S>
-size_t describe_rates(uint32_t alpha_q10, const S& s,
+size_t describe_rates(double alpha, const S& s,
                       std::span<rtb_cc_state_field, RTB_CC_MAX_STATE_FIELDS> out) {
-  out[0] = {"alpha", static_cast<double>(alpha_q10) / 1024.0};
+  out[0] = {"alpha", alpha};
   out[1] = {"rc_bps", static_cast<double>(s.rc.bps())};
   out[2] = {"rt_bps", static_cast<double>(s.rt.bps())};
   out[3] = {"time_stage", static_cast<double>(s.time_stage)};

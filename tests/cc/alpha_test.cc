@@ -44,5 +44,20 @@ TEST(AlphaSteps, MatchTheMlx5Formulas) {
   EXPECT_EQ(alpha_decay_step(1024, 1020), 1020u);
 }
 
+// The resolution of the NIC's Q10 α (kept in the `dcqcn` model only): a decay step rounds
+// down, so below α = (1024 − g)⁻¹ in Q10 units (205/1024 ≈ 0.20 for the mlx5 default
+// 1019, 256/1024 = 0.25 for g = 1/256, i.e. 1020) every period removes exactly 1/1024
+// instead of the fraction (1024 − g)/1024 of α: a linear fall to 0 within at most 255
+// periods, and a rise step that adds (1024 − g) minus up to one unit of rounding.
+TEST(AlphaSteps, Q10ResolutionBelowTheFloorThreshold) {
+  for (uint32_t g : {1019u, 1020u}) {
+    const uint32_t below = (1024 + (1024 - g) - 1) / (1024 - g);  // ceil(1024 / (1024 − g))
+    for (uint32_t a = 1; a < below; ++a) ASSERT_EQ(alpha_decay_step(a, g), a - 1) << g << " " << a;
+  }
+  // g = 1/256 at α = 102/1024 ≈ 0.1: the real decay is 0.4/1024 per period, Q10 takes 1.
+  EXPECT_EQ(alpha_decay_step(102, 1020), 101u);
+  EXPECT_EQ(alpha_rise_step(102, 1020, kAlphaOne), 105u);  // real: 105.6
+}
+
 }  // namespace
 }  // namespace rtb::cc::dcqcn

@@ -28,7 +28,9 @@ class HandFlow {
   const typename A::Params& p() const { return *static_cast<const typename A::Params*>(c_.params_blob()); }
   uint64_t rc() const { return s().rc.bps(); }
   uint64_t rt() const { return s().rt.bps(); }
-  uint32_t alpha_at(Time t) const { return A::alpha_at(p(), s(), t); }
+  auto alpha_at(Time t) const { return A::alpha_at(p(), s(), t); }
+  // α as the algorithm shows it (describe_state's "alpha", a fraction of 1).
+  double alpha_shown(Time t) const { return c_.describe_state(table_.state(0), t).fields[0].value; }
   const Decision& last() const { return last_; }
   const Controller& controller() const { return c_; }
 

@@ -1,7 +1,7 @@
 // DCQCN paper model (cc-reference.md §1.1) against a sequence computed by hand.
 // Paper defaults: g = 1/256 (rp_dce_tcp_g 1020), tau' = 55 us, T = 55 us, B = 10 MB,
 // F = 5, R_AI = 40 Mb/s, R_HAI = 200 Mb/s; line rate C = 40 Gb/s as in the paper's model.
-// alpha is Q10 (1024 = 1.0); R_C = ceil((R_T + R_C)/2).
+// alpha is a real number (as in the paper); R_C = ceil((R_T + R_C)/2).
 #include <gtest/gtest.h>
 
 #include "dcqcn_fixture.h"
@@ -14,12 +14,12 @@ constexpr uint64_t G = 1'000'000'000;
 TEST(DcqcnPaper, HandComputedSequence) {
   PaperFlow f({}, Rate::gbps(40));
   EXPECT_EQ(f.last().rate.bps(), 40 * G);
-  // CNP at 0: R_T = R_C = 40G; alpha = 1020*1024/1024 + 4 = 1024 (alpha = 1 stays 1);
-  // R_C = 40G - (40G*1024 >> 11) = 40G * (1 - 1/2) = 20G. Timer restarted: due 55 us.
+  // CNP at 0: R_T = R_C = 40G; alpha = (1 - g)*1 + g = 1 (alpha = 1 stays 1);
+  // R_C = 40G * (1 - 1/2) = 20G. Timer restarted: due 55 us.
   Decision d = f.cnp(us(0));
   EXPECT_EQ(d.rate.bps(), 20 * G);
   EXPECT_EQ(d.next_deadline, us(55));
-  // CNP at 10 us (every CNP cuts, no monitor period): R_T = 20G, alpha 1024, R_C = 10G.
+  // CNP at 10 us (every CNP cuts, no monitor period): R_T = 20G, alpha 1, R_C = 10G.
   d = f.cnp(us(10));
   EXPECT_EQ(d.rate.bps(), 10 * G);
   EXPECT_EQ(f.rt(), 20 * G);
@@ -50,21 +50,21 @@ TEST(DcqcnPaper, HandComputedSequence) {
   d = f.timer(us(395));
   EXPECT_EQ(d.rate.bps(), 20'477'714'844u);
   EXPECT_EQ(d.next_deadline, ns(422'500));
-  // alpha: 1024 since the CNP at 10 us; the alpha timer (55 us, restarted by each CNP)
-  // gives 1020*1024/1024 = 1020, 1020*1020/1024 = 1016, then 1012, 1008, 1004, 1000,
-  // 996, 992 after 8 periods (at 450 us).
-  EXPECT_EQ(f.alpha_at(us(64)), 1024u);
-  EXPECT_EQ(f.alpha_at(us(65)), 1020u);
-  EXPECT_EQ(f.alpha_at(us(120)), 1016u);
-  EXPECT_EQ(f.alpha_at(us(450)), 992u);
+  // alpha: 1 since the CNP at 10 us; the alpha timer (55 us, restarted by each CNP)
+  // gives (255/256)^k after k periods: 0.99609375, 0.99220276, ..., 0.96917392 after 8
+  // periods (at 450 us).
+  EXPECT_DOUBLE_EQ(f.alpha_at(us(64)), 1.0);
+  EXPECT_DOUBLE_EQ(f.alpha_at(us(65)), 0.99609375);
+  EXPECT_DOUBLE_EQ(f.alpha_at(us(120)), 0.9922027587890625);
+  EXPECT_NEAR(f.alpha_at(us(450)), 0.9691739244809553, 1e-15);
   // CNP at 450 us. First the timers due by then: 422.5 (stage 8): R_T = 20.84G,
   // R_C = 20,658,857,422; 450 (stage 9): R_T = 21.04G, R_C = 20,849,428,711.
-  // Then the CNP: R_T = R_C = 20,849,428,711; alpha = 1020*992/1024 + 4 = 988 + 4 = 992;
-  // cut = (20,849,428,711 * 992) >> 11 = 10,098,942,031; R_C = 10,750,486,680.
+  // Then the CNP: R_T = R_C = 20,849,428,711; alpha = (255/256)*0.96917392 + 1/256
+  // = 0.96929434; cut = R_C*alpha/2 = 10,104,616,608 (rounded down); R_C = 10,744,812,103.
   d = f.cnp(us(450));
   EXPECT_EQ(f.rt(), 20'849'428'711u);
-  EXPECT_EQ(d.rate.bps(), 10'750'486'680u);
-  EXPECT_EQ(f.alpha_at(us(450)), 992u);
+  EXPECT_NEAR(static_cast<double>(d.rate.bps()), 10'744'812'103.0, 1.0);
+  EXPECT_NEAR(f.alpha_at(us(450)), 0.9692943388384516, 1e-15);
   EXPECT_EQ(d.next_deadline, us(505));
   EXPECT_EQ(f.s().byte_quota, 10'000'000u);
 }
