@@ -13,15 +13,15 @@ namespace {
 using S = Hpcc::State;
 using P = Hpcc::Params;
 
-enum Key : size_t { kEta, kMaxStage, kAiRate, kMinRate, kBaseRtt, kCount };
+enum Key : size_t { kEta, kMaxStage, kWAi, kMinRate, kBaseRtt, kCount };
 
-// Defaults: η and maxStage from the paper (§3.3, §5: η = 95%, maxStage = 5; the simulator's
-// U_TARGET 0.95), ai_rate from the simulator's run.py (RATE_AI = 10·bw/25 Mb/s: 40 Mb/s at
-// 100 Gb/s), min_rate its MinRate.
+// Defaults: η the simulator's U_TARGET 0.95 ("eta in paper"), maxStage its MiThresh attribute
+// default 5 ("maxStage in paper"), min_rate its MinRate; W_AI = W_init·(1 − η)/N for
+// N = kFlowsForWai is rocetb's choice (README: why not the simulator's RATE_AI).
 constexpr std::array<NumSpec, kCount> kSpecs{{
     {"eta", "target utilisation", 0.01, 1.0, 0.95, false, ""},
     {"max_stage", "additive increases before a multiplicative one", 0, 1e6, 5, true, ""},
-    {"ai_rate_mbps", "Mb/s (W_AI = ai_rate x T)", 0.001, 1e7, 40, false, ""},
+    {"w_ai_bytes", "bytes, 0 = W_init x (1 - eta) / 8", 0, 1e9, 0, false, ""},
     {"min_rate_mbps", "Mb/s", 0.001, 1e7, 100, false, ""},
     {"base_rtt_ns", "ns, 0 = the path's base RTT", 0, 1e9, 0, false, ""},
 }};
@@ -29,6 +29,8 @@ constexpr std::array<NumSpec, kCount> kSpecs{{
 // T: the parameter, else the path's base RTT. A path rocetb cannot compute (0) takes 10 µs,
 // the order of the HPCC simulator's fabric RTTs, and the README says so.
 constexpr Time kUnknownRtt = Time::us(10);
+// The concurrent flows W_AI's default is sized for: W_AI = W_init·(1 − η)/N.
+constexpr double kFlowsForWai = 8;
 
 double bytes_in(double bps, Time t) { return bps / 8.0 * static_cast<double>(t.ps()) * 1e-12; }
 
@@ -67,7 +69,7 @@ bool Hpcc::parse(std::span<const rtb_cc_param> in, Params& p, Reporter& r) {
   if (r.failed()) return false;
   p.eta = v[kEta];
   p.max_stage = static_cast<uint32_t>(v[kMaxStage]);
-  p.ai_rate_bps = v[kAiRate] * 1e6;
+  p.w_ai_bytes = v[kWAi];
   p.min_rate_bps = v[kMinRate] * 1e6;
   p.base_rtt_ps = static_cast<uint64_t>(std::llround(v[kBaseRtt] * 1e3));
   return true;
@@ -80,7 +82,7 @@ Decision Hpcc::start(const P& p, S& s, const rtb_cc_flow_start& st, Time) {
   // W_init = line rate·T: flows start at the line rate, as in the paper (§3.3).
   s.w_init = bytes_in(static_cast<double>(s.line.bps()), s.t);
   s.w_min = std::min(bytes_in(p.min_rate_bps, s.t), s.w_init);
-  s.w_ai = bytes_in(p.ai_rate_bps, s.t);
+  s.w_ai = p.w_ai_bytes != 0 ? p.w_ai_bytes : s.w_init * (1.0 - p.eta) / kFlowsForWai;
   s.w = s.wc = s.w_init;
   s.u = 1.0;  // the simulator's initial U
   return decide(s);

@@ -13,8 +13,8 @@
 //   (0 after the multiplicative branch, +1 after the additive one); W in [W_min, W_init]
 //   R = W / T
 //
-// T is the base RTT, W_init = line rate·T, W_AI = ai_rate·T (the HPCC simulator gives the
-// additive step as a rate, RATE_AI), W_min = min_rate·T. "Data sent after the last update"
+// T is the base RTT, W_init = line rate·T, W_AI = w_ai_bytes or W_init·(1 − η)/8 (the
+// headroom η leaves, shared by 8 flows), W_min = min_rate·T. "Data sent after the last update"
 // is tracked in payload bytes (on_bytes_sent, go-back-N resends included) against the bytes
 // acknowledged, where the paper and the simulator compare sequence numbers with snd_nxt.
 // The first INT ACK only records the hops (the simulator's first RTT). Not modelled: the
@@ -39,7 +39,7 @@ struct Hpcc {
   struct Params {
     double eta;              // target utilisation η
     uint32_t max_stage;      // additive steps before a multiplicative one
-    double ai_rate_bps;      // W_AI = ai_rate·T
+    double w_ai_bytes;       // W_AI; 0: W_init·(1 − η)/8
     double min_rate_bps;     // W_min = min_rate·T
     uint64_t base_rtt_ps;    // T; 0: the path's base RTT at flow start
   };

@@ -1,5 +1,5 @@
 // HPCC (cc_algos/hpcc/hpcc.h): every expected value is worked out by hand from the
-// formulas there. 100 Gb/s, T = 1 us: W_init = 12,500 B, W_AI = 40 Mb/s x 1 us = 5 B,
+// formulas there. 100 Gb/s, T = 1 us: W_init = 12,500 B, W_AI = 5 B (given),
 // W_min = 100 Mb/s x 1 us = 12.5 B, eta = 0.95, maxStage = 5.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -21,14 +21,14 @@ std::array<rtb_cc_int_hop, 1> hop(double ts_us, uint64_t tx, uint64_t q) {
 }
 
 TEST(Hpcc, StartsAtTheLineRateWithOneBdpWindow) {
-  HandFlow f("hpcc", {}, path());
+  HandFlow f("hpcc", {{"w_ai_bytes", 5.0}}, path());
   EXPECT_EQ(f.last().rate, Rate::gbps(100));
   EXPECT_EQ(f.last().window, Bytes(12'500));
   EXPECT_EQ(f.field("u", Time::zero()), 1.0);
 }
 
 TEST(Hpcc, PerAckReactionAndPerRttReferenceUpdate) {
-  HandFlow f("hpcc", {}, path());
+  HandFlow f("hpcc", {{"w_ai_bytes", 5.0}}, path());
   f.sent(Time::zero(), 10'000);
   // First INT ACK: the hops are recorded, nothing changes (last update at 10,000 B sent).
   auto h = hop(1, 0, 0);
@@ -52,7 +52,7 @@ TEST(Hpcc, PerAckReactionAndPerRttReferenceUpdate) {
 }
 
 TEST(Hpcc, AdditiveStepsUntilMaxStageThenMultiplicative) {
-  HandFlow f("hpcc", {}, path());
+  HandFlow f("hpcc", {{"w_ai_bytes", 5.0}}, path());
   uint64_t tx = 0;
   auto step = [&](int k, uint64_t delta) {  // one RTT apart (tau = T: U = u'), a full update
     f.sent(Time::us(k), 1'000);
@@ -72,7 +72,7 @@ TEST(Hpcc, AdditiveStepsUntilMaxStageThenMultiplicative) {
 }
 
 TEST(Hpcc, HeldBetweenTheMinimumAndTheLineRate) {
-  HandFlow f("hpcc", {}, path());
+  HandFlow f("hpcc", {{"w_ai_bytes", 5.0}}, path());
   f.sent(Time::zero(), 1'000);
   auto h = hop(1, 0, 100'000'000);
   f.ack_int(Time::us(1), 1'000, h);
@@ -92,7 +92,7 @@ TEST(Hpcc, HeldBetweenTheMinimumAndTheLineRate) {
 }
 
 TEST(Hpcc, AckWithoutNewRecordsChangesNothing) {
-  HandFlow f("hpcc", {}, path());
+  HandFlow f("hpcc", {{"w_ai_bytes", 5.0}}, path());
   auto h = hop(1, 0, 0);
   f.ack_int(Time::us(1), 1'000, h);
   const Decision before = f.ack_int(Time::us(2), 1'000, h);  // same records again
@@ -102,7 +102,7 @@ TEST(Hpcc, AckWithoutNewRecordsChangesNothing) {
 }
 
 TEST(Hpcc, BaseRttParameterOverridesThePath) {
-  HandFlow f("hpcc", {{"base_rtt_ns", int64_t{2'000}}}, path());
+  HandFlow f("hpcc", {{"base_rtt_ns", int64_t{2'000}}, {"w_ai_bytes", 5.0}}, path());
   EXPECT_EQ(f.last().window, Bytes(25'000));  // 100 Gb/s x 2 us
   EXPECT_EQ(f.last().rate, Rate::gbps(100));
 }
@@ -111,9 +111,24 @@ TEST(Hpcc, RangesAreChecked) {
   EXPECT_THAT(configure_error("hpcc", {{"eta", 1.5}}),
               HasSubstr("hpcc: eta = 1.5 is invalid"));
   EXPECT_THAT(configure_error("hpcc", {{"max_stage", 2.5}}), HasSubstr("max_stage = 2.5 is invalid"));
-  EXPECT_THAT(configure_error("hpcc", {{"ai_rate_mbps", int64_t{0}}}), HasSubstr("ai_rate_mbps = 0 is invalid"));
+  EXPECT_THAT(configure_error("hpcc", {{"w_ai_bytes", -1.0}}), HasSubstr("w_ai_bytes = -1 is invalid"));
   EXPECT_THAT(configure_error("hpcc", {{"w_ai", int64_t{5}}}),
-              HasSubstr("unknown parameter 'w_ai'; valid parameters: eta, max_stage, ai_rate_mbps"));
+              HasSubstr("unknown parameter 'w_ai'; valid parameters: eta, max_stage, w_ai_bytes"));
+}
+
+// W_AI's default: W_init x (1 - eta) / 8 = 12,500 x 0.05 / 8 = 78.125 B: u' = 2 gives
+// 12500 / (2/0.95) + 78.125 = 6,015.625 B, then one additive step (u' = 0.5) 6,093.75 B.
+TEST(Hpcc, DefaultAdditiveStepIsThePapersRule) {
+  HandFlow f("hpcc", {}, path());
+  auto h = hop(1, 0, 0);
+  f.sent(Time::us(1), 1'000);
+  f.ack_int(Time::us(1), 1'000, h);
+  h = hop(2, 25'000, 0);
+  f.sent(Time::us(2), 1'000);
+  EXPECT_EQ(f.ack_int(Time::us(2), 1'000, h).window, Bytes(6'015));
+  h = hop(3, 31'250, 0);
+  f.sent(Time::us(3), 1'000);
+  EXPECT_EQ(f.ack_int(Time::us(3), 1'000, h).window, Bytes(6'093));
 }
 
 }  // namespace

@@ -116,7 +116,7 @@ TEST_F(Algorithms, SwiftHoldsTheQueueNearItsTargetDelay) {
   EXPECT_GT(o.goodput_gbps, 90.0);
 }
 
-// HPCC (SIGCOMM'19 §5: "near-zero queues") paces each flow from the INT records of the
+// HPCC (SIGCOMM'19) aims at near-empty queues: it paces each flow from the INT records of the
 // bottleneck: the queue stays far below DCQCN's, which stands in the ECN ramp, without PFC
 // or CNPs, and the link stays nearly full (eta = 95 %). INT is the only feedback it gets:
 // without records it would run at the line rate as fixed_rate does.
