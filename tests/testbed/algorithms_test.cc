@@ -127,8 +127,8 @@ TEST_F(Algorithms, HpccKeepsTheQueueNearEmpty) {
   EXPECT_EQ(o.pfc_frames, 0u);
   EXPECT_EQ(o.cnp_sent, 0u);
   EXPECT_LT(o.lowest_rate, Rate::gbps(50));
-  EXPECT_GT(o.goodput_gbps, 85.0);
-  EXPECT_GT(report("hpcc").summary["totals"]["jain_fairness"].get<double>(), 0.9);
+  EXPECT_GT(o.goodput_gbps, 82.0);  // measured 85.4 (DCQCN 88.8, fixed_rate 80.4)
+  EXPECT_GT(report("hpcc").summary["totals"]["jain_fairness"].get<double>(), 0.99);
 }
 
 // With DCTCP's own marking (step at K) instead of WRED, DCTCP holds the queue near K.
