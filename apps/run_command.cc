@@ -84,7 +84,7 @@ Command add_run_command(CLI::App& app, int argc, char** argv) {
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--cc", args->cc,
-                  "congestion control: a registered name (dcqcn, dcqcn_paper, dctcp, fixed_rate, "
+                  "congestion control: a registered name (dcqcn, dcqcn_paper, dctcp, fixed_rate, hpcc, "
                   "swift, timely) or a plug-in .so path from the current directory (in a "
                   "scenario file and with --set cc.algorithm=..., a relative path is taken from "
                   "the scenario's folder)");

@@ -54,12 +54,6 @@ Status check_ops(const rtb_cc_ops* ops, std::string_view origin) {
     return Error{fmt::format("congestion-control algorithm '{}' ({}) is refused: unknown "
                              "feedback bits 0x{:x}",
                              name, origin, ops->feedback & ~static_cast<uint32_t>(RTB_CC_FEEDBACK_ALL))};
-  if ((ops->feedback & RTB_CC_FEEDBACK_INT) != 0)
-    return Error{fmt::format("congestion-control algorithm '{}' ({}) is refused: it asks for INT "
-                             "feedback (RTB_CC_FEEDBACK_INT), but rocetb's datapath does not "
-                             "produce INT hops yet (no switch appends INT records), so its "
-                             "on_ack would never see one; deliverable feedback: CNP, ACK, RTT",
-                             name, origin)};
   if ((ops->feedback & ~kDeliverableFeedback) != 0)
     return Error{fmt::format("congestion-control algorithm '{}' ({}) is refused: feedback bits "
                              "0x{:x} are not produced by rocetb's datapath",

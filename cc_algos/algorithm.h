@@ -22,11 +22,10 @@ enum class Feedback : uint32_t {
   kInt = RTB_CC_FEEDBACK_INT,
 };
 
-// Feedback rocetb's datapath produces today: CNPs, ACKs (acked bytes, BECN echo, NAK) and
-// RTT samples. INT is declared in the ABI but no switch appends INT records yet, so an
-// algorithm asking for it is refused at load rather than never hearing from the network.
+// Feedback rocetb's datapath produces: CNPs, ACKs (acked bytes, BECN echo, NAK), RTT
+// samples and INT hops (switches push HPCC records, receivers echo them in ACKs).
 inline constexpr uint32_t kDeliverableFeedback =
-    RTB_CC_FEEDBACK_CNP | RTB_CC_FEEDBACK_ACK | RTB_CC_FEEDBACK_RTT;
+    RTB_CC_FEEDBACK_CNP | RTB_CC_FEEDBACK_ACK | RTB_CC_FEEDBACK_RTT | RTB_CC_FEEDBACK_INT;
 
 // A decision in rocetb's unit types.
 struct Decision {

@@ -42,7 +42,7 @@ extern "C" {
 #define RTB_CC_MAX_PARAMS_BYTES (1u << 20)
 
 /* Feedback an algorithm needs; the datapath produces only what is asked for, and the
- * loader refuses a table that asks for feedback the datapath cannot produce (today: INT).
+ * loader refuses a table that asks for feedback the datapath cannot produce (unknown bits).
  * How each kind is measured is in cc_algos/README.md, "Feedback". */
 enum rtb_cc_feedback {
   /* CNPs (BTH opcode 0x81) to on_cnp. Receivers send CNPs for a flow only if its sender's
@@ -52,8 +52,9 @@ enum rtb_cc_feedback {
   RTB_CC_FEEDBACK_ACK = 1u << 1,
   /* An RTT sample on ACKs (on_ack is called for every ACK, as with ACK). */
   RTB_CC_FEEDBACK_RTT = 1u << 2,
-  /* Per-hop in-band telemetry on ACKs (HPCC). Declared, not produced yet: no switch
-   * appends INT records, so a table asking for it is refused at load. */
+  /* Per-hop in-band telemetry on ACKs (HPCC): every switch on the path pushes a record into
+   * the flow's data frames at dequeue, the receiver echoes them in its ACKs and NAKs, and
+   * on_ack gets them in `hops` (on_ack is called for every ACK, as with ACK). */
   RTB_CC_FEEDBACK_INT = 1u << 3,
   RTB_CC_FEEDBACK_ALL = (1u << 4) - 1u
 };
@@ -83,11 +84,16 @@ typedef struct rtb_cc_flow_start {
   uint32_t reserved;
 } rtb_cc_flow_start;
 
-/* One INT record per hop (HPCC), pushed by each switch at dequeue. Not produced yet. */
+/* One INT record per hop (HPCC), pushed by each switch as the data frame leaves its egress
+ * port, first switch first. The wire carries HPCC's 8-byte record (cc_algos/README.md,
+ * "Feedback"): timestamp_ps in whole ns, tx_bytes in 128-byte steps, queue_bytes in 80-byte
+ * steps; the sender extends the wrapping timestamp and tx counters to 64 bits, so the
+ * differences between two ACKs' records of a hop are exact to those steps (the absolute
+ * values are the switch's counters modulo 2^24 ns and 2^27 bytes at the flow's first ACK). */
 typedef struct rtb_cc_int_hop {
-  uint64_t timestamp_ps;
-  uint64_t tx_bytes;    /* cumulative bytes sent by the egress port */
-  uint64_t queue_bytes; /* egress queue length */
+  uint64_t timestamp_ps; /* when the frame started on the egress wire */
+  uint64_t tx_bytes;     /* bytes the egress port had sent before the frame */
+  uint64_t queue_bytes;  /* bytes queued at the egress port (all queues) after it left */
   uint64_t link_rate_bps;
 } rtb_cc_int_hop;
 
@@ -104,7 +110,10 @@ typedef struct rtb_cc_ack {
    * bit on it (RoCEv2 Annex A17). The ACK frame's own IP ECN bits play no part. */
   uint32_t ecn_echo;
   uint32_t is_nak;
-  uint32_t hop_count; /* entries in hops; 0 unless RTB_CC_FEEDBACK_INT */
+  /* Entries in hops (the switches on the path, at most 5); 0 unless RTB_CC_FEEDBACK_INT.
+   * `hops` stays valid only during the call. An ACK echoes the records of the newest data
+   * frame its receiver had answered when the ACK left, so two ACKs may echo the same ones. */
+  uint32_t hop_count;
   uint32_t reserved;
   const rtb_cc_int_hop* hops;
 } rtb_cc_ack;

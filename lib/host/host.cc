@@ -35,7 +35,7 @@ constexpr uint32_t kSendTimesLog2 = 12;
 
 Expected<wire::FlowTemplate> make_template(const PortConfig& port, const QpSpec& spec,
                                            uint32_t qpn, uint8_t dscp, uint8_t pcp,
-                                           std::optional<uint16_t> sport) {
+                                           std::optional<uint16_t> sport, uint16_t int_trailer) {
   wire::FlowSpec f;
   f.src_mac = port.mac;
   f.dst_mac = spec.peer_mac;
@@ -47,6 +47,7 @@ Expected<wire::FlowTemplate> make_template(const PortConfig& port, const QpSpec&
   if (spec.vlan_tagged) f.vlan = wire::Vlan{pcp, 0};
   f.udp_sport = sport;
   f.path_mtu = spec.requester.path_mtu;
+  f.int_trailer_bytes = int_trailer;
   return wire::FlowTemplate::make(f);
 }
 
@@ -93,6 +94,7 @@ Host::Host(const HostConfig& config, std::vector<PortLinks> links, const cc::Con
       released_(max_qps),
       max_qps_(max_qps),
       timers_(max_qps * kTimerKinds) {
+  if (cc.algorithm().needs(cc::Feedback::kInt)) int_ = IntFeedback(max_qps);
   for (size_t i = 0; i < links.size(); ++i) {
     auto port = std::make_unique<Port>();
     port->config = config.ports[i];
@@ -121,16 +123,41 @@ Expected<uint32_t> Host::add_qp(const QpSpec& spec) {
   }
   const uint32_t qpn = config_.first_qpn + index;
   const PortConfig& port = ports_[spec.port]->config;
-  auto data = make_template(port, spec, qpn, spec.dscp, spec.priority, std::nullopt);
+  if (Status st = use_int(spec, index); !st) return Error{st.message()};
+  auto data = make_template(port, spec, qpn, spec.dscp, spec.priority, std::nullopt,
+                            spec.int_trailer_bytes);
   if (!data) return Error{fmt::format("host {}: QP {}: {}", name(), index, data.error().message)};
   // CNPs: np_cnp_dscp / np_cnp_prio, UDP source port 0 as ConnectX sends them.
-  auto cnp = make_template(port, spec, qpn, np_.cnp_dscp(), np_.cnp_pcp(), uint16_t{0});
+  auto cnp = make_template(port, spec, qpn, np_.cnp_dscp(), np_.cnp_pcp(), uint16_t{0}, 0);
   if (!cnp) return Error{fmt::format("host {}: QP {}: {}", name(), index, cnp.error().message)};
   const uint32_t send_times = cc_.algorithm().needs(cc::Feedback::kRtt) ? kSendTimesLog2 : 0;
   ring_place_.push_back(RingPlace{static_cast<uint8_t>(spec.port), spec.priority, false});
   qps_.push_back(std::make_unique<QueuePair>(index, qpn, spec, std::move(data).value(),
                                              std::move(cnp).value(), send_times));
   return index;
+}
+
+// INT frames are known by their DSCP (wire/parser.h): one DSCP and trailer size for every
+// INT connection of the host, and no CNP on that DSCP (a CNP carries no trailer).
+Status Host::use_int(const QpSpec& spec, uint32_t index) {
+  if (spec.int_trailer_bytes == 0) return {};
+  if (!int_.enabled()) {
+    return Error{fmt::format("host {}: QP {}: an INT trailer, but the algorithm did not ask for INT",
+                             name(), index)};
+  }
+  wire::ParseOptions& o = parse_options_;
+  if (o.int_dscp != 0xFF && (o.int_dscp != spec.dscp || o.int_trailer_bytes != spec.int_trailer_bytes)) {
+    return Error{fmt::format("host {}: QP {}: INT frames with DSCP {} but DSCP {} carries them already: "
+                             "every INT flow of a host needs the same DSCP", name(), index, spec.dscp,
+                             o.int_dscp)};
+  }
+  if (spec.send_cnps && np_.cnp_dscp() == spec.dscp) {
+    return Error{fmt::format("host {}: QP {}: np_cnp_dscp {} is the INT flows' DSCP: CNPs would be "
+                             "taken for INT frames; expected another DSCP", name(), index, spec.dscp)};
+  }
+  o.int_dscp = spec.dscp;
+  o.int_trailer_bytes = spec.int_trailer_bytes;
+  return {};
 }
 
 void Host::post(uint32_t qp, uint64_t bytes, Time start) {

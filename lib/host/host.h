@@ -28,6 +28,7 @@
 #include "core/indexed_heap.h"
 #include "host/host_config.h"
 #include "host/host_counters.h"
+#include "host/int_feedback.h"
 #include "host/queue_pair.h"
 #include "runtime/pool/mbuf_pool.h"
 #include "runtime/stage.h"
@@ -84,11 +85,16 @@ class Host final : public runtime::Stage {
 
   // receive (host_rx.cc)
   void receive(Time now);
-  void on_frame(const wire::ParsedFrame& f, uint32_t port, Time now);
-  void on_data(QueuePair& qp, const wire::ParsedFrame& f, Time now);
-  void on_ack(QueuePair& qp, const wire::ParsedFrame& f, Time now);
+  void on_frame(const uint8_t* data, const wire::ParsedFrame& f, uint32_t port, Time now);
+  void on_data(QueuePair& qp, const uint8_t* data, const wire::ParsedFrame& f, Time now);
+  void on_ack(QueuePair& qp, const uint8_t* data, const wire::ParsedFrame& f, Time now);
+  // The end of an INT frame's trailer (parse options' trailer size past its start).
+  const uint8_t* int_end(const uint8_t* data, const wire::ParsedFrame& f) const {
+    return data + f.int_trailer_offset + parse_options_.int_trailer_bytes;
+  }
   void on_pfc(const wire::ParsedFrame& f, uint32_t port, Time now);
   QueuePair* lookup(uint32_t dest_qpn);
+  Status use_int(const QpSpec& spec, uint32_t index);
   // timers and the rate limiter (host.cc)
   void fire_timers(Time now);
   Time pacer_deadline() const;
@@ -141,6 +147,7 @@ class Host final : public runtime::Stage {
   ControlQueue delayed_acks_;       // waiting for the ACK turnaround
   ControlQueue delayed_cnps_;       // waiting for the CNP generation delay
   ReactionQueue delayed_reactions_; // CNPs waiting for the reaction delay
+  IntFeedback int_;                 // HPCC INT echo and hops (only when asked for)
   Time next_storm_ = Time::never();
   wire::ParseOptions parse_options_;
   wire::ParsedFrame parsed_;  // the frame receive() parsed last (parse_frame resets it)

@@ -53,6 +53,10 @@ struct QpSpec {
   // point sends them for the peer's CE-marked data. Otherwise CE marks reach the peer
   // only as BECN on ACKs, and no CNP is put on the wire for an algorithm that ignores it.
   bool send_cnps = true;
+  // The algorithm asked for INT (RTB_CC_FEEDBACK_INT): data, ACK and NAK frames of this
+  // connection carry an INT trailer of this many bytes (wire/int_trailer.h), found by
+  // their DSCP; 0: none. Every INT connection of a host uses one DSCP.
+  uint16_t int_trailer_bytes = 0;
 };
 
 // A NIC whose receive side is stuck and keeps pausing its link partner: from `start` to

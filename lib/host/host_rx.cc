@@ -38,7 +38,7 @@ void Host::receive(Time now) {
         const auto* data = rte_pktmbuf_mtod(burst[i], const uint8_t*);
         if (wire::parse_frame(data, rte_pktmbuf_data_len(burst[i]), parse_options_, f,
                               parse_counters_) == wire::ParseError::Ok) {
-          on_frame(f, p, now);
+          on_frame(data, f, p, now);
         } else {
           ++counters_.rx_parse_errors;
         }
@@ -57,7 +57,7 @@ QueuePair* Host::lookup(uint32_t dest_qpn) {
   return qps_[index].get();
 }
 
-void Host::on_frame(const wire::ParsedFrame& f, uint32_t port, Time now) {
+void Host::on_frame(const uint8_t* data, const wire::ParsedFrame& f, uint32_t port, Time now) {
   using wire::FrameClass;
   if (f.cls == FrameClass::Pfc) return on_pfc(f, port, now);
   if (f.cls == FrameClass::Other) return;
@@ -65,10 +65,10 @@ void Host::on_frame(const wire::ParsedFrame& f, uint32_t port, Time now) {
   if (qp == nullptr) return;
   switch (f.cls) {
     case FrameClass::RoceData:
-      return on_data(*qp, f, now);
+      return on_data(*qp, data, f, now);
     case FrameClass::Ack:
     case FrameClass::Nak:
-      return on_ack(*qp, f, now);
+      return on_ack(*qp, data, f, now);
     case FrameClass::Cnp:
       delayed_reactions_.push(Reaction{now + config_.timings.reaction_delay, qp->index});
       return;
@@ -79,7 +79,7 @@ void Host::on_frame(const wire::ParsedFrame& f, uint32_t port, Time now) {
 
 // Notification point and responder: CE -> CNP (paced per QP, and only when the peer's
 // algorithm asked for CNPs), PSN -> ACK / NAK carrying BECN for CE-marked data.
-void Host::on_data(QueuePair& qp, const wire::ParsedFrame& f, Time now) {
+void Host::on_data(QueuePair& qp, const uint8_t* data, const wire::ParsedFrame& f, Time now) {
   const bool ce = f.ecn == wire::Ecn::Ce;
   if (ce) {
     ++counters_.np_ecn_marked_roce_packets;
@@ -101,6 +101,8 @@ void Host::on_data(QueuePair& qp, const wire::ParsedFrame& f, Time now) {
   if (r.reply == Response::Kind::kNakSeqErr) ++counters_.out_of_sequence;
   if (!r.accepted && r.reply == Response::Kind::kAck) ++counters_.duplicate_request;
   if (r.becn) ++qp.counters.becn_sent;
+  if (f.int_trailer_offset != 0 && int_.enabled())  // HPCC: echoed by the ACK or NAK
+    int_.keep(qp.index, int_end(data, f), parse_options_.int_trailer_bytes);
   const auto kind = r.reply == Response::Kind::kAck ? ControlItem::Kind::kAck
                                                     : ControlItem::Kind::kNak;
   delayed_acks_.push(ControlItem{now + config_.timings.ack_turnaround, qp.index, kind, r.psn,
@@ -111,7 +113,7 @@ void Host::on_data(QueuePair& qp, const wire::ParsedFrame& f, Time now) {
 // or INT feedback, sees the bytes newly acknowledged, the BECN echo, and an RTT sample
 // when the ACK newly acknowledges the frame it names (send_times.h); a NAK or a duplicate
 // ACK names no frame it just acknowledged, so it carries none.
-void Host::on_ack(QueuePair& qp, const wire::ParsedFrame& f, Time now) {
+void Host::on_ack(QueuePair& qp, const uint8_t* data, const wire::ParsedFrame& f, Time now) {
   const bool nak = f.cls == wire::FrameClass::Nak;
   const uint32_t una_before = qp.requester.snd_una();
   uint64_t acked = 0;
@@ -130,7 +132,11 @@ void Host::on_ack(QueuePair& qp, const wire::ParsedFrame& f, Time now) {
     const bool named_frame_acked = !nak && qp.requester.snd_una() != una_before;
     const Time rtt = named_frame_acked ? qp.send_times.rtt(f.psn, now) : Time::zero();
     if (rtt > Time::zero()) ++qp.counters.rtt_samples;
-    const cc::AckEvent ack{Bytes(acked), rtt, f.becn, nak, {}};
+    const std::span<const rtb_cc_int_hop> hops =
+        f.int_trailer_offset != 0 && int_.enabled()
+            ? int_.hops(qp.index, int_end(data, f), parse_options_.int_trailer_bytes)
+            : std::span<const rtb_cc_int_hop>{};
+    const cc::AckEvent ack{Bytes(acked), rtt, f.becn, nak, hops};
     apply(qp, cc_.on_ack(flows_.state(qp.index), ack, now), now, "on_ack");
   }
   refresh(qp, now);

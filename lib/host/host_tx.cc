@@ -58,6 +58,10 @@ bool Host::send_control(Port& port, Time now) {
                                    : wire::aeth_nak(wire::NakCode::PsnSequenceError);
       const wire::AckFields ack{item.psn, syndrome, item.msn, wire::Ecn::Ect0, item.becn};
       built(wire::build_ack_mbuf(qp.data_tpl, ack, m), "ACK");
+      if (const uint16_t trailer = qp.spec.int_trailer_bytes; trailer != 0) {  // HPCC echo
+        uint8_t* ip = rte_pktmbuf_mtod(m, uint8_t*) + qp.data_tpl.l2_bytes();
+        int_.echo(qp.index, ip + wire::load_be16(ip + 2), trailer);
+      }
     }
     runtime::FrameMeta& meta = runtime::frame_meta(m);
     meta.flow_id = qp.index;

@@ -149,6 +149,8 @@ struct Route {
   std::vector<uint16_t> ports;
 };
 
+constexpr uint8_t kNoIntDscp = 0xFF;
+
 struct SwitchConfig {
   std::string name = "sw0";
   std::vector<PortConfig> ports;
@@ -166,6 +168,10 @@ struct SwitchConfig {
   PfcWdConfig pfcwd;
   std::vector<Route> routes;
   uint64_t ecmp_hash_seed = 0;  // same seed on every switch reproduces hash polarization
+  // HPCC INT (int_push.h): RoCE data frames with this DSCP carry an INT trailer and get one
+  // hop record per egress at dequeue. 0xFF: none. Set by the testbed when the run's
+  // algorithm asks for INT feedback, not a scenario key.
+  uint8_t int_dscp = kNoIntDscp;
 
   bool lossless_tc(int tc) const { return (pfc_enable >> tc) & 1u; }
   bool lossless_pg(int pg) const;  // some lossless TC maps to it

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "switch/validate.h"
+#include "wire/int_trailer.h"
 #include "wire/ipv4.h"
 #include "wire/opcode.h"
 #include "wire/udp.h"
@@ -64,6 +65,8 @@ Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, runtime::MbufP
       aqm_.push_back(Aqm::make(config_.aqm[q], config_.wred[q], p.shaper.value_or(p.rate), p.mtu));
   }
   counters_.ports.resize(n);
+  for (const PortConfig& p : config_.ports)  // validated when INT is on
+    int_rate_code_.push_back(wire::int_rate_code(p.rate.bps()).value_or(0));
   for (const PortConfig& p : config_.ports) {
     shaper_clock_.emplace_back(p.shaper.value_or(p.rate));
     // Refresh before the pause lapses: by default at half the pause time.
@@ -235,6 +238,7 @@ void Switch::transmit(uint16_t port, Time now) {
   const QueuedFrame f = pop_queue(port, q);
   schedulers_[port].on_sent(q, f.bytes, queues_.empty(id));
   if (config_.mark_point == MarkPoint::kDequeue) mark_at_dequeue(f, depth, port, q, now);
+  if (config_.int_dscp != kNoIntDscp) push_int(f, port, now);
   release(f, port, q, now);
   QueueCounters& qc = counters_.ports[port].queues[q];
   ++qc.packets;
@@ -256,6 +260,17 @@ void Switch::mark_at_dequeue(const QueuedFrame& f, uint64_t depth, uint16_t port
   const auto* ip = rte_pktmbuf_mtod_offset(f.mbuf, const wire::Ipv4Hdr*, f.l3_offset);
   if (ip->ecn() == wire::Ecn::NotEct) return;
   if (aqm.decide(depth, true, now, rng_) == AqmVerdict::kMark) mark_ce(f, port, queue);
+}
+
+// HPCC INT at dequeue (int_push.h): the port's bytes sent before this frame and its queued
+// bytes (every queue of the port) after it left, as the HPCC simulator's switch records them.
+void Switch::push_int(const QueuedFrame& f, uint16_t port, Time now) {
+  uint64_t queued = 0;
+  for (uint8_t b = backlog_[port]; b != 0; b &= static_cast<uint8_t>(b - 1))
+    queued += queues_.bytes(qid(port, static_cast<uint8_t>(__builtin_ctz(b))));
+  const IntHopState hop{now, counters_.ports[port].tx_bytes, queued, int_rate_code_[port]};
+  push_int_record(rte_pktmbuf_mtod(f.mbuf, uint8_t*), rte_pktmbuf_data_len(f.mbuf), f.l3_offset,
+                  config_.int_dscp, hop);
 }
 
 // Sets CE (RFC 3168) and patches the IPv4 checksum incrementally (RFC 1624 eqn. 3).

@@ -7,7 +7,7 @@
 //     pfc       XOFF refreshes due, XON for PGs that drained meanwhile
 //     watchdog  PFC watchdog polls: storm detection, actions, restoration
 //     transmit  every free port: strict/DWRR pick among un-paused queues, WRED/ECN at
-//               dequeue, MMU release (XON on drain), send
+//               dequeue, HPCC INT record (int_push.h), MMU release (XON on drain), send
 //
 // Frames live in mbufs throughout; queues are fixed arrays sized from the buffer; the
 // only frames the switch makes are PFC frames, from `control_pool`. An empty pool follows
@@ -29,6 +29,7 @@
 #include "switch/config.h"
 #include "switch/counters.h"
 #include "switch/egress_scheduler.h"
+#include "switch/int_push.h"
 #include "switch/mmu.h"
 #include "switch/pfc_generator.h"
 #include "switch/pfc_watchdog.h"
@@ -80,6 +81,7 @@ class Switch final : public runtime::Stage {
   int pick_queue(uint16_t port, Time now);
   void mark_at_dequeue(const QueuedFrame& f, uint64_t depth, uint16_t port, uint8_t queue, Time now);
   void mark_ce(const QueuedFrame& f, uint16_t port, uint8_t queue);
+  void push_int(const QueuedFrame& f, uint16_t port, Time now);
   void release(const QueuedFrame& f, uint16_t port, uint8_t queue, Time now);
   void drop(rte_mbuf* m, uint16_t in_port, DropReason reason);
   void drop_at_queue(rte_mbuf* m, uint32_t bytes, uint16_t out_port, uint8_t queue,
@@ -114,6 +116,7 @@ class Switch final : public runtime::Stage {
   std::vector<uint8_t> backlog_;          // per egress port, bit q: queue q holds frames
   std::vector<SerialClock> shaper_clock_;
   std::vector<Time> shaper_next_;
+  std::vector<uint8_t> int_rate_code_;    // per port: its line rate as an INT record code
   std::array<uint8_t, kPriorities> pg_vector_{};  // PFC class-enable bits per lossless PG
   uint32_t pausing_ = 0;  // PGs in XOFF
   Time next_wd_poll_ = Time::never();

@@ -6,6 +6,7 @@
 
 #include "switch/buffer_layout.h"
 #include "switch/headroom.h"
+#include "wire/int_trailer.h"
 
 namespace rtb::sw {
 namespace {
@@ -24,6 +25,7 @@ class Checker {
     check_pfc();
     check_pfcwd();
     check_routes();
+    check_int();
   }
 
  private:
@@ -265,6 +267,18 @@ class Checker {
     } else if (t < lo || t > hi) {
       warn("PFC_WD {} = {} ms is outside the range SONiC's pfcwd command accepts ({}..{} ms)", key,
            t.us_f() / 1e3, lo.us_f() / 1e3, hi.us_f() / 1e3);
+    }
+  }
+
+  // INT records carry a 3-bit link-rate code (wire/int_trailer.h).
+  void check_int() {
+    if (c_.int_dscp == kNoIntDscp) return;
+    if (c_.int_dscp > 63) error("int_dscp = {}: expected a DSCP 0..63", c_.int_dscp);
+    for (const PortConfig& port : c_.ports) {
+      if (!wire::int_rate_code(port.rate.bps())) {
+        error("port {}: rate {} b/s cannot be carried in an HPCC INT record (expected 10, 25, 40, "
+              "50, 100, 200, 400 or 800 Gb/s)", port.name, port.rate.bps());
+      }
     }
   }
 

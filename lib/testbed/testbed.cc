@@ -54,9 +54,11 @@ Expected<std::unique_ptr<Testbed>> Testbed::build_realtime(const scenario::Scena
 
 Status Testbed::make(runtime::PoolSet& pools, const cc::Controller& cc, const HostStandIn& stand_in) {
   if (Status st = make_links(); !st) return st;
+  auto int_plan = plan_int(s_, cc.algorithm());
+  if (!int_plan) return Error{int_plan.error().message};
   if (Status st = make_hosts(pools, cc, stand_in); !st) return st;
-  if (Status st = make_switches(pools); !st) return st;
-  return make_flows(cc.algorithm());
+  if (Status st = make_switches(pools, *int_plan); !st) return st;
+  return make_flows(cc.algorithm(), *int_plan);
 }
 
 bool Testbed::built(NodeRef n) const { return !realtime_ || s_.realtime.builds(n); }
@@ -176,7 +178,7 @@ const cc::Controller& Testbed::controller_of(uint32_t host, const cc::Controller
   return *it->controller;
 }
 
-Status Testbed::make_switches(runtime::PoolSet& pools) {
+Status Testbed::make_switches(runtime::PoolSet& pools, const IntPlan& int_plan) {
   for (size_t i = 0; i < s_.topology.switches.size(); ++i) {
     if (!built(NodeRef{NodeKind::kSwitch, static_cast<uint32_t>(i)})) {
       switches_.push_back(nullptr);  // in another process
@@ -193,7 +195,9 @@ Status Testbed::make_switches(runtime::PoolSet& pools) {
       ports.push_back(sw::PortLinks{e.rx, e.tx});
     }
     uint64_t mix = s_.run.seed ^ (0x5157'0000ULL + i);
-    auto made = sw::Switch::make(node.config, std::move(ports), &pools.control(),
+    sw::SwitchConfig config = node.config;
+    if (int_plan.on()) config.int_dscp = int_plan.dscp;
+    auto made = sw::Switch::make(std::move(config), std::move(ports), &pools.control(),
                                  splitmix64(mix));
     if (!made) return Error{fmt::format("switch {}: {}", node.name, made.error().message)};
     switches_.push_back(std::move(made).value());
@@ -207,7 +211,7 @@ Status Testbed::make_switches(runtime::PoolSet& pools) {
 // (base_rtt.h) and its switch count, and whether the receiver sends CNPs: only if the sender's algorithm asked
 // for them (every host of a run runs the same algorithm, so the decision is made here,
 // once per connection, as an RDMA connection manager exchanges QP attributes).
-Status Testbed::make_flows(const cc::Algorithm& algorithm) {
+Status Testbed::make_flows(const cc::Algorithm& algorithm, const IntPlan& int_plan) {
   std::vector<uint32_t> next_qp(s_.topology.hosts.size(), 0);
   for (const scenario::Flow& f : s_.flows) {
     const scenario::HostNode& src = s_.topology.hosts[f.src];
@@ -223,6 +227,7 @@ Status Testbed::make_flows(const cc::Algorithm& algorithm) {
     sa.base_rtt = path.rtt;
     sa.hop_count = path.switches;
     sa.send_cnps = algorithm.needs(cc::Feedback::kCnp);
+    sa.int_trailer_bytes = int_plan.trailer_bytes;
     host::QpSpec sb = sa;
     sb.vlan_tagged = dst.vlan_tagged;
     sb.requester = dst.requester;

@@ -24,6 +24,7 @@
 #include "runtime/wire_link.h"
 #include "scenario/scenario.h"
 #include "switch/switch.h"
+#include "testbed/int_plan.h"
 
 namespace rtb::testbed {
 
@@ -120,8 +121,8 @@ class Testbed {
   Status make_bridges();
   Status make_hosts(runtime::PoolSet& pools, const cc::Controller& cc, const HostStandIn& stand_in);
   const cc::Controller& controller_of(uint32_t host, const cc::Controller& cc);
-  Status make_switches(runtime::PoolSet& pools);
-  Status make_flows(const cc::Algorithm& algorithm);
+  Status make_switches(runtime::PoolSet& pools, const IntPlan& int_plan);
+  Status make_flows(const cc::Algorithm& algorithm, const IntPlan& int_plan);
   void wire_up();
 
   const scenario::Scenario& s_;

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "wire/icrc.h"
+#include "wire/int_trailer.h"
 #include "wire/opcode.h"
 #include "wire/udp.h"
 
@@ -36,8 +37,10 @@ Status validate(const FlowSpec& s) {
     return Error{"QP numbers are 24-bit (0..16777215)"};
   if (s.vlan && (s.vlan->pcp > 7 || s.vlan->vid > 4095))
     return Error{"VLAN PCP must be 0..7 and VID 0..4095"};
-  if (s.int_trailer_bytes % 4 != 0 || s.int_trailer_bytes > 256)
-    return Error{"INT trailer must be a multiple of 4 bytes, at most 256"};
+  if (s.int_trailer_bytes != 0 &&
+      (s.int_trailer_bytes < kIntDescriptorBytes + kIntHopBytes || s.int_trailer_bytes > 252 ||
+       (s.int_trailer_bytes - kIntDescriptorBytes) % kIntHopBytes != 0))
+    return Error{"INT trailer must be 0 or 4 + 8 x (1..31) bytes (a descriptor and hop slots)"};
   return {};
 }
 
@@ -135,7 +138,7 @@ FrameSpan FlowTemplate::build(const Hdr& h, uint8_t* frame) const {
                             static_cast<uint8_t>(udp_len), h.opcode, h.bth_flags, h.ackreq,
                             bth[9], bth[10], bth[11]};
   store_icrc(tail + pad, icrc(h, vars));
-  std::memset(tail + pad + kIcrcBytes, 0, spec_.int_trailer_bytes);
+  if (spec_.int_trailer_bytes != 0) init_int_trailer(tail + pad + kIcrcBytes, spec_.int_trailer_bytes);
   uint32_t len = l2_ + ip_len;
   if (len < kMinFrameNoFcs) {  // Ethernet padding after the IP packet (not covered)
     std::memset(frame + len, 0, kMinFrameNoFcs - len);

@@ -89,7 +89,11 @@ class FlowTemplate {
 
   const FlowSpec& spec() const { return spec_; }
   uint32_t l2_bytes() const { return l2_; }
-  uint32_t tail_room() const { return kTailBytes + spec_.int_trailer_bytes; }
+  // Bytes a data build may write after the payload: pad (<= 3), ICRC and the INT trailer,
+  // or the fill up to the minimum frame; kTailBytes covers a trailer of up to 56 bytes.
+  uint32_t tail_room() const {
+    return spec_.int_trailer_bytes + 8u > kTailBytes ? spec_.int_trailer_bytes + 8u : kTailBytes;
+  }
   uint16_t udp_sport() const { return sport_; }
 
  private:

@@ -30,14 +30,13 @@ constexpr const char* kName = "dcqcn";
 constexpr const char* kName = "bad";
 #endif
 
-#if defined(RTB_BAD_INT_FEEDBACK)
-constexpr uint32_t kFeedback = RTB_CC_FEEDBACK_INT;  // HPCC-style: INT hops on ACKs
+#if defined(RTB_BAD_INT_NO_ACK_HOOK)
+constexpr uint32_t kFeedback = RTB_CC_FEEDBACK_INT;  // HPCC-style INT hops, but no on_ack
 #elif defined(RTB_BAD_UNKNOWN_FEEDBACK)
 constexpr uint32_t kFeedback = RTB_CC_FEEDBACK_CNP | (1u << 7);
 #else
 constexpr uint32_t kFeedback = RTB_CC_FEEDBACK_CNP;
 #endif
-[[maybe_unused]] void ack(const void*, void*, const rtb_cc_ack*, uint64_t, rtb_cc_decision*) {}
 
 const rtb_cc_ops kOps = {kAbi, kFeedback, kName, "broken on purpose", kState, 8, 8, 8,
                          parse, start, timer,
@@ -46,11 +45,7 @@ const rtb_cc_ops kOps = {kAbi, kFeedback, kName, "broken on purpose", kState, 8,
 #else
                          cnp,
 #endif
-#if defined(RTB_BAD_INT_FEEDBACK)
-                         ack,
-#else
                          nullptr,
-#endif
                          nullptr, nullptr};
 
 }  // namespace

@@ -17,6 +17,15 @@ class HandFlow {
     last_ = c_.on_ack(table_.state(0), AckEvent{Bytes(acked_bytes), rtt, echo, nak, {}}, now);
     return last_;
   }
+  // An ACK carrying INT hops (no RTT sample, no echo).
+  const Decision& ack_int(Time now, uint64_t acked_bytes, std::span<const rtb_cc_int_hop> hops) {
+    last_ = c_.on_ack(table_.state(0), AckEvent{Bytes(acked_bytes), Time::zero(), false, false, hops}, now);
+    return last_;
+  }
+  // Payload bytes just sent (the on_bytes_sent hook).
+  void sent(Time now, uint64_t bytes) {
+    if (auto d = c_.on_bytes_sent(table_.state(0), Bytes(bytes), now)) last_ = *d;
+  }
   const Decision& last() const { return last_; }
   double field(std::string_view name, Time now) const {
     const auto v = c_.describe_state(table_.state(0), now);

@@ -3,7 +3,9 @@
 // deadlines are never in the past.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <cstring>
+#include <span>
 #include <map>
 #include <vector>
 
@@ -27,7 +29,8 @@ Rate min_rate(std::string_view name, Rate line) {
                                                      {"dcqcn_paper", Rate::mbps(100)},
                                                      {"aimd", Rate::mbps(100)},
                                                      {"timely", Rate::mbps(100)},
-                                                     {"dctcp", Rate::mbps(100)}};
+                                                     {"dctcp", Rate::mbps(100)},
+                                                     {"hpcc", Rate::mbps(100)}};
   if (name == "fixed_rate") return line;
   auto it = kMin.find(name);
   return it == kMin.end() ? Rate::bps(1) : it->second;
@@ -44,6 +47,9 @@ std::vector<Decision> drive(const Controller& c, Rate line, uint64_t seed) {
   Decision d = c.start(s, FlowStart{line, Time::us(10), 1}, now);
   out.push_back(d);
   const Rate floor = min_rate(a.name(), line);
+  // INT: two hops whose counters move by random amounts between ACKs.
+  std::array<rtb_cc_int_hop, 2> hops{};
+  for (auto& h : hops) h.link_rate_bps = line.bps();
   for (int i = 0; i < 20000; ++i) {
     const uint64_t pick = rng.uniform_int(10);
     if (pick < 3 && !d.next_deadline.is_never()) {
@@ -54,10 +60,18 @@ std::vector<Decision> drive(const Controller& c, Rate line, uint64_t seed) {
       now = now + Time::ps(rng.uniform_int(rng.bernoulli(0.1) ? 5'000'000'000 : 3'000'000));
       if (pick < 6 && a.needs(Feedback::kCnp)) {
         d = c.on_cnp(s, now);
-      } else if (pick < 7 && (a.needs(Feedback::kAck) || a.needs(Feedback::kRtt))) {
+      } else if (pick < 7 && (a.needs(Feedback::kAck) || a.needs(Feedback::kRtt) ||
+                              a.needs(Feedback::kInt))) {
         // RTT samples from 5 us to 1 ms: below TIMELY's T_low, between, and above T_high.
         const Time rtt = Time::us(5 + rng.uniform_int(1000));
-        d = c.on_ack(s, AckEvent{Bytes(4096), rtt, rng.bernoulli(0.2), rng.bernoulli(0.02), {}}, now);
+        for (auto& h : hops) {
+          h.timestamp_ps = now.ps();
+          h.tx_bytes += rng.uniform_int(200'000);
+          h.queue_bytes = rng.bernoulli(0.5) ? 0 : rng.uniform_int(2'000'000);
+        }
+        const std::span<const rtb_cc_int_hop> int_hops =
+            a.needs(Feedback::kInt) ? std::span<const rtb_cc_int_hop>(hops) : std::span<const rtb_cc_int_hop>{};
+        d = c.on_ack(s, AckEvent{Bytes(4096), rtt, rng.bernoulli(0.2), rng.bernoulli(0.02), int_hops}, now);
       } else if (auto b = c.on_bytes_sent(s, Bytes(64 + rng.uniform_int(9000)), now)) {
         d = *b;
       } else {
@@ -76,7 +90,7 @@ std::vector<Decision> drive(const Controller& c, Rate line, uint64_t seed) {
 
 TEST(Contract, EveryAlgorithmKeepsItsPromises) {
   const auto algorithms = all_algorithms();
-  ASSERT_EQ(algorithms.size(), 7u);  // the six built-ins and the example plug-in
+  ASSERT_EQ(algorithms.size(), 8u);  // the seven built-ins and the example plug-in
   for (const Algorithm& a : algorithms) {
     auto c = configure(a, {});
     ASSERT_TRUE(c.ok()) << a.name() << ": " << c.error().message;

@@ -116,15 +116,13 @@ TEST(Plugin, RefusesMissingRequiredHook) {
   EXPECT_THAT(a.error().message, HasSubstr("hook on_cnp is NULL but the algorithm asks for CNP feedback"));
 }
 
-// The datapath has no switch that writes INT records yet: asking for INT is refused at load,
-// with the reason, rather than an on_ack that never sees a hop.
-TEST(Plugin, RefusesIntFeedbackTheDatapathDoesNotProduce) {
-  auto a = load_plugin(RTB_TEST_BAD_INT_FEEDBACK);
+// INT hops arrive only through on_ack: asking for INT without that hook is refused.
+TEST(Plugin, RefusesIntFeedbackWithoutAnAckHook) {
+  auto a = load_plugin(RTB_TEST_BAD_INT_NO_ACK_HOOK);
   ASSERT_FALSE(a.ok());
   EXPECT_THAT(a.error().message,
-              AllOf(HasSubstr("rtb_cc_bad_int_feedback.so"),
-                    HasSubstr("asks for INT feedback (RTB_CC_FEEDBACK_INT), but rocetb's "
-                              "datapath does not produce INT hops yet")));
+              AllOf(HasSubstr("rtb_cc_bad_int_no_ack_hook.so"),
+                    HasSubstr("hook on_ack is NULL but the algorithm asks for ACK, RTT or INT feedback")));
 }
 
 TEST(Plugin, RefusesUnknownFeedbackBits) {

@@ -1,7 +1,8 @@
 /* A probe plug-in in C: it sends at a fixed rate and records every kind of feedback the
  * datapath delivers, as named numbers through describe_state, so the end-to-end tests can
  * compare them with the path, the switches and the receivers. Built twice: with CNP
- * feedback (rtb_cc_probe.so) and without (rtb_cc_probe_nocnp.so, -DRTB_PROBE_NO_CNP).
+ * feedback (rtb_cc_probe.so), without (rtb_cc_probe_nocnp.so, -DRTB_PROBE_NO_CNP), and
+ * with INT instead of CNP (rtb_cc_probe_int.so, -DRTB_PROBE_INT).
  *
  * Parameters:
  *   rate_mbps      the fixed rate (0 = the line rate)
@@ -37,6 +38,14 @@ typedef struct probe_state {
   uint64_t rtt_max_ps;
   uint64_t cnps;
   uint64_t hop_count;
+  /* INT: ACKs with hops, the fewest and most hops, records going back in time or in tx
+   * bytes against the previous ACK's same hop, the largest queue reported. */
+  uint64_t int_acks;
+  uint64_t int_hops_min;
+  uint64_t int_hops_max;
+  uint64_t int_backwards;
+  uint64_t int_queue_max;
+  rtb_cc_int_hop int_last[8];
 } probe_state;
 
 static void report_error(const rtb_cc_report* r, const char* message) {
@@ -140,6 +149,19 @@ static void on_ack(const void* params, void* state, const rtb_cc_ack* ack, uint6
     if (ack->rtt_ps > s->rtt_max_ps) s->rtt_max_ps = ack->rtt_ps;
     ++s->rtt_samples;
   }
+  if (ack->hop_count != 0) {
+    if (s->int_acks == 0 || ack->hop_count < s->int_hops_min) s->int_hops_min = ack->hop_count;
+    if (ack->hop_count > s->int_hops_max) s->int_hops_max = ack->hop_count;
+    for (uint32_t i = 0; i < ack->hop_count && i < 8; ++i) {
+      const rtb_cc_int_hop* h = &ack->hops[i];
+      if (s->int_acks != 0 && (h->timestamp_ps < s->int_last[i].timestamp_ps ||
+                               h->tx_bytes < s->int_last[i].tx_bytes))
+        ++s->int_backwards;
+      if (h->queue_bytes > s->int_queue_max) s->int_queue_max = h->queue_bytes;
+      s->int_last[i] = *h;
+    }
+    ++s->int_acks;
+  }
   hold(s, out);
   if (p->breach != NONE && s->acks > p->breach_after) commit_breach(p, s, now_ps, out);
 }
@@ -153,7 +175,9 @@ static size_t describe(const void* params, const void* state, uint64_t now_ps,
       {"acked_bytes", (double)s->acked_bytes}, {"ecn_echoes", (double)s->ecn_echoes},
       {"rtt_samples", (double)s->rtt_samples}, {"rtt_min_ps", (double)s->rtt_min_ps},
       {"rtt_max_ps", (double)s->rtt_max_ps},   {"cnps", (double)s->cnps},
-      {"hop_count", (double)s->hop_count},
+      {"hop_count", (double)s->hop_count},     {"int_acks", (double)s->int_acks},
+      {"int_hops_min", (double)s->int_hops_min}, {"int_hops_max", (double)s->int_hops_max},
+      {"int_backwards", (double)s->int_backwards}, {"int_queue_max", (double)s->int_queue_max},
   };
   const size_t n = sizeof fields / sizeof fields[0];
   (void)params;
@@ -162,9 +186,12 @@ static size_t describe(const void* params, const void* state, uint64_t now_ps,
   return n;
 }
 
-#ifdef RTB_PROBE_NO_CNP
+#if defined(RTB_PROBE_NO_CNP)
 #define PROBE_NAME "probe_nocnp"
 #define PROBE_FEEDBACK (RTB_CC_FEEDBACK_ACK | RTB_CC_FEEDBACK_RTT)
+#elif defined(RTB_PROBE_INT)
+#define PROBE_NAME "probe_int"
+#define PROBE_FEEDBACK (RTB_CC_FEEDBACK_ACK | RTB_CC_FEEDBACK_RTT | RTB_CC_FEEDBACK_INT)
 #else
 #define PROBE_NAME "probe"
 #define PROBE_FEEDBACK (RTB_CC_FEEDBACK_CNP | RTB_CC_FEEDBACK_ACK | RTB_CC_FEEDBACK_RTT)

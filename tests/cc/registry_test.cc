@@ -14,7 +14,7 @@ using ::testing::HasSubstr;
 
 TEST(Registry, BuiltinsAreRegisteredSorted) {
   const Registry r = Registry::with_builtins();
-  EXPECT_THAT(r.names(), ElementsAre("dcqcn", "dcqcn_paper", "dctcp", "fixed_rate", "swift", "timely"));
+  EXPECT_THAT(r.names(), ElementsAre("dcqcn", "dcqcn_paper", "dctcp", "fixed_rate", "hpcc", "swift", "timely"));
   EXPECT_EQ(r.algorithms().size(), builtin_ops().size());  // none failed its checks
   for (const rtb_cc_ops* ops : builtin_ops()) EXPECT_TRUE(check_ops(ops, "built-in").ok()) << ops->name;
 }
@@ -24,7 +24,7 @@ TEST(Registry, UnknownNameListsTheAvailableOnes) {
   ASSERT_FALSE(a.ok());
   EXPECT_THAT(a.error().message,
               AllOf(HasSubstr("unknown congestion-control algorithm 'dcqcm'"),
-                    HasSubstr("available: dcqcn, dcqcn_paper, dctcp, fixed_rate, swift, timely")));
+                    HasSubstr("available: dcqcn, dcqcn_paper, dctcp, fixed_rate, hpcc, swift, timely")));
 }
 
 TEST(Registry, DuplicateNameIsRefused) {

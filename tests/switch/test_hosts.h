@@ -16,6 +16,7 @@
 #include "switch/switch.h"
 #include "tests/runtime/test_pool.h"
 #include "wire/flow_template.h"
+#include "wire/int_trailer.h"
 #include "wire/mbuf_frame.h"
 #include "wire/parser.h"
 
@@ -36,6 +37,7 @@ struct DataArrival {
   uint16_t sport;
   uint8_t dscp;
   uint32_t psn;
+  std::vector<uint64_t> int_hops;  // HPCC INT records, when the frame carries a trailer
 };
 
 class Host final : public runtime::Stage {
@@ -126,7 +128,12 @@ class Host final : public runtime::Stage {
       }
       return;
     }
-    arrivals_.push_back({now, rte_pktmbuf_pkt_len(m), f.ecn, f.src_ip, f.dst_ip, f.udp_sport, f.dscp, f.psn});
+    arrivals_.push_back({now, rte_pktmbuf_pkt_len(m), f.ecn, f.src_ip, f.dst_ip, f.udp_sport, f.dscp, f.psn, {}});
+    const auto* ip = rte_pktmbuf_mtod_offset(m, const uint8_t*, f.l3_offset);
+    const uint32_t ip_len = wire::load_be16(ip + 2);
+    if (const auto d = wire::read_int_descriptor(ip + ip_len, ip_len - 28)) {
+      for (uint32_t i = 0; i < d->hops; ++i) arrivals_.back().int_hops.push_back(wire::int_hop_word(ip + ip_len, *d, i));
+    }
   }
   void send_one_pfc(Time now, uint8_t priority, uint16_t quanta) {
     rte_mbuf* m = rte_pktmbuf_alloc(runtime::testing::test_pool());
@@ -174,7 +181,8 @@ inline uint32_t host_ip(int i) { return 0x0A000001u + static_cast<uint32_t>(i); 
 // A RoCEv2 frame (RC SEND Middle, `payload` bytes) from host `src` to host `dst`. The
 // payload bytes are whatever the mbuf holds: the switch never reads them.
 inline rte_mbuf* roce_frame(int src, int dst, uint32_t psn, uint32_t payload = 1024,
-                            wire::Ecn ecn = wire::Ecn::Ect0, uint8_t dscp = 26, uint16_t sport = 0xC000) {
+                            wire::Ecn ecn = wire::Ecn::Ect0, uint8_t dscp = 26, uint16_t sport = 0xC000,
+                            uint16_t int_trailer_bytes = 0) {
   wire::FlowSpec spec;
   spec.src_ip = host_ip(src);
   spec.dst_ip = host_ip(dst);
@@ -182,6 +190,7 @@ inline rte_mbuf* roce_frame(int src, int dst, uint32_t psn, uint32_t payload = 1
   spec.dst_qpn = 0x200u + static_cast<uint32_t>(dst);
   spec.dscp = dscp;
   spec.udp_sport = sport;
+  spec.int_trailer_bytes = int_trailer_bytes;
   const auto t = wire::FlowTemplate::make(spec);
   rte_mbuf* m = rte_pktmbuf_alloc(runtime::testing::test_pool());
   wire::DataFields f;

@@ -131,6 +131,26 @@ TEST(Feedback, BaseRttIsThePathsPropagationPlusSerialisationBothWays) {
 }
 
 // One switch between sender and receiver: hop_count 1 (Swift's hop scaling).
+// INT (HPCC's records): every ACK carries one hop (one switch), its records never go back
+// in time or in tx bytes from one ACK to the next, and the queue they report is a queue the
+// switch really held (its watermark bounds it; the 4:1 incast makes one).
+TEST(Feedback, IntHopsArriveOnEveryAck) {
+  const Observed o = run(incast(RTB_TEST_PROBE_INT_PLUGIN));
+  ASSERT_EQ(o.probe.size(), 4u);
+  uint64_t queue = 0;
+  for (size_t i = 0; i < o.probe.size(); ++i) {
+    EXPECT_GT(get(o.probe[i], "acks"), 900u) << "flow " << i;
+    EXPECT_EQ(get(o.probe[i], "int_acks"), get(o.probe[i], "acks")) << "flow " << i;
+    EXPECT_EQ(get(o.probe[i], "int_hops_min"), 1u) << "flow " << i;
+    EXPECT_EQ(get(o.probe[i], "int_hops_max"), 1u) << "flow " << i;
+    EXPECT_EQ(get(o.probe[i], "int_backwards"), 0u) << "flow " << i;
+    queue = std::max(queue, get(o.probe[i], "int_queue_max"));
+  }
+  EXPECT_GT(queue, 100'000u);
+  EXPECT_LE(queue, o.switch_watermark_bytes);
+  EXPECT_EQ(o.receiver.np_cnp_sent, 0u);
+}
+
 TEST(Feedback, HopCountIsTheSwitchesOnThePath) {
   const Observed o = run(incast(RTB_TEST_PROBE_PLUGIN));
   ASSERT_EQ(o.probe.size(), 4u);
