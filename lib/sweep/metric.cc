@@ -21,7 +21,7 @@ constexpr FoldName kFolds[] = {{"max", Fold::kMax}, {"min", Fold::kMin}, {"sum",
 // Every number (or boolean) summary.json holds, as lib/testbed/summary*.cc writes it;
 // tests/sweep check this list against real summaries both ways.
 const char* const kSchema[] = {
-    "seed", "duration_ns", "warmup_ns", "window.from_ns", "window.to_ns", "valid",
+    "seed", "duration_ns", "warmup_ns", "window.from_ns", "window.to_ns", "complete", "valid",
     "flows[].id", "flows[].qpn", "flows[].size_bytes", "flows[].start_ns", "flows[].bytes", "flows[].bytes_total",
     "flows[].throughput_gbps", "flows[].fct_ns", "flows[].goodput_gbps", "flows[].cnp_handled",
     "flows[].retransmissions", "flows[].timeouts", "flows[].failed", "flows[].messages",

@@ -145,7 +145,7 @@ int run_sweep(const SweepOptions& o, std::ostream& out) {
     std::fprintf(stderr, "rocetb sweep: %s\n", st.message().c_str());
     return 1;
   }
-  print_table(out, table);
+  print_table(out, table, s.plan.axes.size());
   out << "table: " << s.out << "/sweep.csv\n";
   if (bad != 0) out << fmt::format("{} of {} points did not complete: see the status column\n", bad, rows.size());
   if (bad < rows.size()) plot(o, s.out, out);

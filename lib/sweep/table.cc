@@ -80,7 +80,13 @@ std::string to_csv(const Table& t) {
   return out;
 }
 
-void print_table(std::ostream& out, const Table& t) {
+void print_table(std::ostream& out, const Table& full, size_t key_columns) {
+  Table t = full;
+  t.header[0] = "#";
+  for (size_t k = 1; k <= key_columns && k < t.header.size(); ++k) {
+    t.header[k] = t.header[k].substr(t.header[k].rfind('.') + 1);  // npos + 1: the whole key
+  }
+  for (auto& row : t.cells) row[0] = row[0].substr(0, row[0].find('-'));
   std::vector<size_t> width(t.header.size());
   for (size_t i = 0; i < t.header.size(); ++i) width[i] = t.header[i].size();
   for (const auto& row : t.cells) {

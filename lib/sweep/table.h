@@ -36,6 +36,9 @@ Row make_row(const PlannedPoint& p, const std::string& dir, std::string status, 
 Table make_table(const Plan& plan, const std::vector<Metric>& metrics, const std::vector<Row>& rows);
 
 std::string to_csv(const Table& t);
-void print_table(std::ostream& out, const Table& t);
+
+// Aligned columns, narrower than the CSV: the point's index instead of its folder, each
+// varied key by its last part (green_min_threshold), empty cells as "-".
+void print_table(std::ostream& out, const Table& t, size_t key_columns);
 
 }  // namespace rtb::sweep

@@ -49,14 +49,26 @@ std::string read(const std::string& path) {
   return s.str();
 }
 
+// RFC 4180 as sweep.csv writes it: quoted fields hold commas and doubled quotes.
 std::vector<std::vector<std::string>> csv_rows(const std::string& path) {
   std::vector<std::vector<std::string>> rows;
   std::istringstream in(read(path));
   for (std::string line; std::getline(in, line);) {
-    std::vector<std::string> cells;
-    std::stringstream ls(line);
-    for (std::string c; std::getline(ls, c, ',');) cells.push_back(c);
-    if (!line.empty() && line.back() == ',') cells.emplace_back();
+    std::vector<std::string> cells(1);
+    bool quoted = false;
+    for (size_t i = 0; i < line.size(); ++i) {
+      const char c = line[i];
+      if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') {
+        cells.back() += '"';
+        ++i;
+      } else if (c == '"') {
+        quoted = !quoted;
+      } else if (c == ',' && !quoted) {
+        cells.emplace_back();
+      } else {
+        cells.back() += c;
+      }
+    }
     rows.push_back(cells);
   }
   return rows;
@@ -212,18 +224,22 @@ TEST(SweepCommand, CtrlCStopsTheChildrenWritesTheTableAndTheSameCommandFinishes)
   EXPECT_EQ(r.exit_code, 130) << r.out;
   const auto rows = csv_rows(out + "/sweep.csv");
   ASSERT_EQ(rows.size(), 5u);
-  size_t stopped = 0;
-  for (size_t i = 1; i < rows.size(); ++i) stopped += rows[i][5] == "incomplete" || rows[i][5] == "not run";
+  size_t stopped = 0;  // the status column: point, run.duration, repeat, seed, status
+  for (size_t i = 1; i < rows.size(); ++i) stopped += rows[i][4] == "incomplete" || rows[i][4] == "not run";
   EXPECT_GT(stopped, 0u) << read(out + "/sweep.csv");
   for (size_t i = 1; i < rows.size(); ++i) {
-    if (rows[i][5] != "incomplete") continue;
+    if (rows[i][4] != "incomplete") continue;
     const auto run = nlohmann::json::parse(read(out + "/" + rows[i][0] + "/run.json"));
     EXPECT_EQ(run["complete"], false);  // the child wrote its results, marked
+    EXPECT_TRUE(fs::exists(out + "/" + rows[i][0] + "/summary.json"));
   }
   const auto again = run_rocetb(args);
   EXPECT_EQ(again.exit_code, 0) << again.out;
-  for (const auto& row : std::vector(csv_rows(out + "/sweep.csv").begin() + 1, csv_rows(out + "/sweep.csv").end())) {
-    EXPECT_EQ(row[5], "ok");
+  const auto finished = csv_rows(out + "/sweep.csv");
+  ASSERT_EQ(finished.size(), 5u);
+  for (size_t i = 1; i < finished.size(); ++i) {
+    EXPECT_EQ(finished[i][4], "ok") << finished[i][0];
+    EXPECT_NE(finished[i][5], "") << finished[i][0];
   }
 }
 
