@@ -1,0 +1,39 @@
+// A sweep planned before anything runs: every --vary value and every point of the grid
+// loaded as `rocetb run --set` would load it (scenario/load.h), so a bad key, a bad value
+// or a combination the scenario refuses stops the sweep in one line; each point gets its
+// folder, its overrides and its seed.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/error.h"
+#include "sweep/grid.h"
+
+namespace rtb::sweep {
+
+struct PlannedPoint {
+  Point point;
+  std::string folder;                  // name inside the sweep folder
+  std::vector<std::string> overrides;  // KEY=VALUE, one per axis
+  uint64_t seed = 0;                   // the run's seed (derive_seed)
+  bool seed_given = false;             // passed as --seed (repeats after the first)
+};
+
+struct Plan {
+  std::string scenario;  // the path as given
+  std::string scenario_name;
+  std::vector<Axis> axes;
+  uint32_t repeats = 1;
+  std::vector<PlannedPoint> points;
+};
+
+// Errors are one line, "--vary KEY=VALUE: WHY" for a value the scenario refuses alone and
+// "--vary K1=V1,K2=V2: WHY" for a combination it refuses.
+Expected<Plan> plan_sweep(const std::string& scenario, const std::vector<Axis>& axes, uint32_t repeats);
+
+// The `rocetb run` arguments of a point (after the program's name), `out` its folder.
+std::vector<std::string> run_arguments(const Plan& plan, const PlannedPoint& p, const std::string& out, bool force);
+
+}  // namespace rtb::sweep

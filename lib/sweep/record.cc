@@ -1,0 +1,101 @@
+#include "sweep/record.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "core/write_file.h"
+
+namespace rtb::sweep {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+// What makes two sweeps the same grid (the points follow from it).
+ordered_json grid_of(const ordered_json& record) {
+  return ordered_json{{"scenario", record["scenario"]},
+                      {"scenario_fnv1a64", record["scenario_fnv1a64"]},
+                      {"vary", record["vary"]},
+                      {"repeat", record["repeat"]}};
+}
+
+std::string describe(const ordered_json& record) {
+  std::string out = record["scenario"].get<std::string>();
+  for (const auto& a : record["vary"]) {
+    std::string values;
+    for (const auto& v : a["values"]) values += (values.empty() ? "" : ",") + v.get<std::string>();
+    out += fmt::format(" --vary {}={}", a["key"].get<std::string>(), values);
+  }
+  return out + fmt::format(" --repeat {}", record["repeat"].get<uint32_t>());
+}
+
+// Why the recorded grid differs from `now`, in a few words.
+std::string difference(const ordered_json& was, const ordered_json& now) {
+  if (was["scenario"] != now["scenario"]) return "another scenario";
+  if (was["scenario_fnv1a64"] != now["scenario_fnv1a64"]) return "the scenario file has changed since";
+  return "another grid";
+}
+
+Expected<ordered_json> read_record(const std::string& path) {
+  std::ifstream f(path);
+  try {
+    ordered_json j = ordered_json::parse(f);
+    for (const char* k : {"scenario", "scenario_fnv1a64", "vary", "repeat"}) {
+      if (!j.contains(k)) return Error{fmt::format("{}: no \"{}\": not a sweep.json of rocetb sweep", path, k)};
+    }
+    return j;
+  } catch (const nlohmann::json::exception& e) {
+    return Error{fmt::format("{}: not valid JSON ({}): expected a sweep.json of rocetb sweep", path, e.what())};
+  }
+}
+
+}  // namespace
+
+std::string text_hash(const std::string& text) {
+  uint64_t h = 14695981039346656037ull;
+  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
+  return fmt::format("{:016x}", h);
+}
+
+ordered_json record_json(const Plan& plan, const std::string& scenario_hash) {
+  ordered_json vary = ordered_json::array();
+  for (const Axis& a : plan.axes) vary.push_back({{"key", a.key}, {"values", a.values}});
+  ordered_json points = ordered_json::array();
+  for (const PlannedPoint& p : plan.points) {
+    points.push_back({{"folder", p.folder}, {"set", p.overrides}, {"repeat", p.point.repeat}, {"seed", p.seed}});
+  }
+  return ordered_json{{"scenario", plan.scenario}, {"scenario_fnv1a64", scenario_hash}, {"vary", std::move(vary)},
+                      {"repeat", plan.repeats},    {"points", std::move(points)}};
+}
+
+Expected<bool> prepare_sweep_folder(const std::string& dir, const ordered_json& record) {
+  std::error_code ec;
+  const std::string path = dir + "/sweep.json";
+  bool resuming = false;
+  if (fs::exists(path, ec)) {
+    auto was = read_record(path);
+    if (!was) return Error{fmt::format("--out {}: {}", dir, was.error().message)};
+    if (grid_of(was.value()) != grid_of(record)) {
+      return Error{fmt::format("--out {}: holds a sweep of {} ({}): expected the same scenario, --vary and --repeat "
+                               "to resume it, or another --out",
+                               dir, difference(was.value(), record), describe(was.value()))};
+    }
+    resuming = true;
+  } else if (fs::exists(dir, ec)) {
+    if (!fs::is_directory(dir, ec)) return Error{fmt::format("--out {}: is not a folder", dir)};
+    if (!fs::is_empty(dir, ec)) {
+      return Error{fmt::format("--out {}: is not empty and holds no sweep.json: expected an empty folder or an "
+                               "earlier sweep's folder to resume", dir)};
+    }
+  } else if (!fs::create_directories(dir, ec) && ec) {
+    return Error{fmt::format("--out {}: cannot be created: {}", dir, ec.message())};
+  }
+  if (Status st = write_file_atomically(path, record.dump(2) + "\n"); !st) {
+    return Error{fmt::format("--out {}: {}", dir, st.message())};
+  }
+  return resuming;
+}
+
+}  // namespace rtb::sweep
