@@ -6,7 +6,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <string>
 
 #include "core/streamed_file.h"
@@ -22,12 +21,6 @@ std::string fresh(const std::string& name) {
   fs::create_directories(d);
   fs::remove(d / name);
   return (d / name).string();
-}
-
-std::string read(const std::string& path) {
-  std::ostringstream s;
-  s << std::ifstream(path).rdbuf();
-  return s.str();
 }
 
 // 64 MB of rows through the buffer: it never grows past what it reserved at the start,
