@@ -66,7 +66,7 @@ std::pair<int, std::string> run_shell(const std::string& command) {
 }
 
 ChildResult run_rocetb(const std::vector<std::string>& args, std::optional<Signal> signal,
-                       std::chrono::seconds timeout) {
+                       std::chrono::seconds timeout, std::optional<std::chrono::milliseconds> rss_every) {
   const std::string binary = build_root() + "/apps/rocetb";
   int pipe_fds[2];
   if (::pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
