@@ -129,7 +129,8 @@ int replay_through(const ReplayArgs& a, const ThroughArgs& t, const std::string&
   }
   for (const std::string& w : scenario::summarize_warnings(s.warnings)) std::fprintf(stderr, "warning: %s\n", w.c_str());
   cc::Registry registry = cc::Registry::with_builtins();
-  auto result = replay::run_through(s, frames.value(), options.value(), registry, command_line, capture.value());
+  auto result = replay::run_through(s, frames.value(), options.value(), registry, command_line, capture.value(),
+                                   testbed::SeriesRequest::to_folder(dir.value()));
   if (!result) {
     print_error(kWho, result.error().message);
     testbed::abandon_results_folder(dir.value(), created.value() || a.out.empty());

@@ -82,8 +82,10 @@ int run_loaded(const scenario::Scenario& s, const RunFolderArgs& a, const std::s
   // Ctrl-C or SIGTERM ends a run early; its results are still written, marked incomplete.
   std::signal(SIGINT, [](int) { testbed::request_stop(); });
   std::signal(SIGTERM, [](int) { testbed::request_stop(); });
-  auto report = realtime ? testbed::run_realtime(s, registry, command_line, capture.value())
-                         : testbed::run_virtual(s, registry, command_line, capture.value());
+  // The time series stream into the folder as the run goes, in bounded memory.
+  const auto series = testbed::SeriesRequest::to_folder(out);
+  auto report = realtime ? testbed::run_realtime(s, registry, command_line, capture.value(), series)
+                         : testbed::run_virtual(s, registry, command_line, capture.value(), {}, series);
   if (!report) {
     std::fprintf(stderr, "rocetb: %s\n", report.error().message.c_str());
     testbed::abandon_results_folder(out, created.value() || a.out.empty());

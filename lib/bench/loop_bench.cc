@@ -45,7 +45,8 @@ Expected<BenchReport> run_loop(const LoopOptions& o, cc::Registry& registry) {
   overrides.insert(overrides.end(), o.overrides.begin(), o.overrides.end());
   auto s = scenario::load_scenario(o.scenario, overrides);
   if (!s) return Error{s.error().message};
-  auto run = testbed::run_realtime(s.value(), registry, "rocetb bench loop");
+  auto run = testbed::run_realtime(s.value(), registry, "rocetb bench loop", {},
+                                   testbed::SeriesRequest::discard());
   if (!run) return Error{run.error().message};
 
   const nlohmann::ordered_json& totals = run->summary["totals"];

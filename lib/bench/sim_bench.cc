@@ -36,7 +36,8 @@ Expected<BenchReport> run_sim(const SimOptions& o, cc::Registry& registry) {
   }
   std::vector<Speed> runs;
   for (uint32_t i = 0; i < o.repeat; ++i) {
-    auto r = testbed::run_virtual(s.value(), registry, "rocetb bench sim");
+    auto r = testbed::run_virtual(s.value(), registry, "rocetb bench sim", {}, {},
+                                  testbed::SeriesRequest::discard());
     if (!r) return Error{r.error().message};
     runs.push_back(speed_of(r->run));
   }

@@ -35,6 +35,7 @@ struct ThroughResult {
 
 Expected<ThroughResult> run_through(const scenario::Scenario& s, const ThroughFrames& frames,
                                     const ThroughOptions& options, cc::Registry& registry,
-                                    const std::string& command_line, const tap::CaptureRequest& capture);
+                                    const std::string& command_line, const tap::CaptureRequest& capture,
+                                    const testbed::SeriesRequest& series = {});
 
 }  // namespace rtb::replay

@@ -6,7 +6,12 @@
 #include <fstream>
 #include <string>
 
+#include <sys/statvfs.h>
+
+#include "core/streamed_file.h"
 #include "host/queue_pair.h"
+#include "testbed/sample_channel.h"
+#include "testbed/sample_merge.h"
 #include "testbed/sampler.h"
 
 namespace rtb::testbed {
@@ -55,6 +60,34 @@ ResourceTerm pools_term(const scenario::Scenario& s, const runtime::PoolConfig& 
   return t;
 }
 
+uint64_t switch_ports(const scenario::Scenario& s) {
+  uint64_t ports = 0;
+  for (const scenario::SwitchNode& sw : s.topology.switches) ports += sw.port_links.size();
+  return ports;
+}
+
+// The time series in memory while they stream to disk: the two files' buffers; in realtime
+// each lcore's sample channels and the reorder window joining them (sample_merge.h); and
+// the ports' occupancy counts (depth_totals.h), one entry of about 48 B per distinct value
+// a port takes: estimated as at most one per sample or per frame its buffer can hold
+// (frames of one size; a mix of sizes can give more).
+ResourceTerm series_term(const scenario::Scenario& s, const runtime::PoolConfig& c, uint64_t ticks) {
+  const uint64_t files = 2 * (StreamedFile::kBufferBytes + StreamedFile::kMaxRowBytes);
+  const bool realtime = s.run.clock == scenario::Clock::kRealtime;
+  const uint64_t lcores = realtime ? s.realtime.lcores.size() : 0;
+  const uint64_t channels = lcores * SampleChannel::memory_bytes();
+  const uint64_t window = realtime ? SampleMerger::window_samples(s.flows.size(), lcores) * sizeof(FlowSample) +
+                                         SampleMerger::window_samples(sampled_queues(s), lcores) * sizeof(QueueSample)
+                                   : 0;
+  const uint64_t frames = c.data_buffer_bytes.count() / std::max<uint64_t>(c.smallest_data_frame_bytes, 1) + 1;
+  const uint64_t depth = switch_ports(s) * std::min(ticks, frames) * 48;
+  return {"time series", files + channels + window + depth,
+          fmt::format("streamed to disk through {} buffers{}; occupancy counts of {} switch ports (at most {} "
+                      "values each, set by run.sample_interval or switch.buffer_pool.size)",
+                      human(files), realtime ? fmt::format(", {} of channels and reorder window", human(channels + window)) : "",
+                      switch_ports(s), std::min(ticks, frames))};
+}
+
 uint64_t meminfo_kib(const std::string& field) {
   std::ifstream f("/proc/meminfo");
   std::string name;
@@ -82,7 +115,9 @@ const ResourceTerm& ResourcePlan::largest() const {
 nlohmann::ordered_json ResourcePlan::to_json() const {
   nlohmann::ordered_json terms_json = nlohmann::ordered_json::array();
   for (const ResourceTerm& t : terms) terms_json.push_back({{"what", t.what}, {"bytes", t.bytes}, {"driver", t.driver}});
-  return {{"estimated_bytes", total()}, {"terms", std::move(terms_json)}};
+  return {{"estimated_bytes", total()},
+          {"terms", std::move(terms_json)},
+          {"disk", {{"what", csv.what}, {"bytes", csv.bytes}, {"driver", csv.driver}}}};
 }
 
 ResourcePlan plan_resources(const scenario::Scenario& s, const runtime::PoolConfig& pools,
@@ -96,14 +131,30 @@ ResourcePlan plan_resources(const scenario::Scenario& s, const runtime::PoolConf
   // Each flow: a QP at each end and the algorithm's state (at most 4096 B, plugin_loader).
   p.terms.push_back({"flows", flows * (2 * sizeof(host::QueuePair) + 4096),
                      fmt::format("[[traffic]]: {} flows", flows)});
-  p.terms.push_back({"time series", ticks * (flows * sizeof(FlowSample) + queues * (sizeof(QueueSample) + 8)),
-                     fmt::format("{}, of {} flows and {} queues", sampling, flows, queues)});
-  p.terms.push_back({"CSV text", ticks * (flows * kFlowRowBytes + queues * kQueueRowBytes),
-                     fmt::format("{}; flows.csv and queues.csv are built in memory", sampling)});
+  p.terms.push_back(series_term(s, pools, ticks));
+  p.csv = {"CSV files", ticks * (flows * kFlowRowBytes + queues * kQueueRowBytes),
+           fmt::format("{}, of {} flows and {} queues; flows.csv and queues.csv on disk", sampling, flows, queues)};
   return p;
 }
 
-Status check_resources(const scenario::Scenario& s, const ResourcePlan& plan) {
+namespace {
+
+// The disk the CSV files would take against the results folder's free space (an upper
+// estimate, kFlowRowBytes: a run is refused only when that estimate does not fit).
+Status check_disk(const ResourcePlan& plan, const std::string& dir) {
+  struct statvfs v {};
+  if (dir.empty() || ::statvfs(dir.c_str(), &v) != 0) return {};  // nothing to check against
+  const uint64_t free = static_cast<uint64_t>(v.f_bavail) * v.f_frsize;
+  if (plan.csv.bytes <= free) return {};
+  return Error{fmt::format("resource plan: the run would write up to {} of {} (set by {}), more than the {} "
+                           "free in {}: change that key, or free some disk space",
+                           human(plan.csv.bytes), plan.csv.what, plan.csv.driver, human(free), dir)};
+}
+
+}  // namespace
+
+Status check_resources(const scenario::Scenario& s, const ResourcePlan& plan, const std::string& dir) {
+  if (Status st = check_disk(plan, dir); !st) return st;
   const uint64_t available = meminfo_kib("MemAvailable") * 1024;
   const uint64_t limit = s.run.max_memory ? s.run.max_memory->count() : available / 4 * 3;
   if (limit == 0 || plan.total() <= limit) return {};  // no /proc/meminfo: nothing to check against

@@ -1,7 +1,10 @@
 // What a run will take before it starts (the resource plan): the memory of its mbuf pools,
-// its flows' state, its time series and the CSV text written from them, each term with the
-// scenario key that drives it. A run whose plan exceeds run.max_memory (default: three
-// quarters of the memory available at the start) is refused in one line that names the key
+// its flows' state and its time series, each term with the scenario key that drives it,
+// and the disk its CSV files will take. The time series are streamed to the results
+// folder as the run goes (series_recorder.h), so their memory term is the bounded buffers
+// and reorder window, not samples times duration. A run whose plan exceeds run.max_memory
+// (default: three quarters of the memory available at the start), or whose CSV would not
+// fit in the results folder's free disk space, is refused in one line that names the key
 // of the largest term and the numbers, instead of taking the machine down with it.
 #pragma once
 
@@ -24,7 +27,8 @@ struct ResourceTerm {
 };
 
 struct ResourcePlan {
-  std::vector<ResourceTerm> terms;
+  std::vector<ResourceTerm> terms;  // memory
+  ResourceTerm csv;                 // disk: flows.csv and queues.csv
   uint64_t total() const;
   const ResourceTerm& largest() const;
   nlohmann::ordered_json to_json() const;  // run.json "resources"
@@ -33,7 +37,8 @@ struct ResourcePlan {
 ResourcePlan plan_resources(const scenario::Scenario& s, const runtime::PoolConfig& pools,
                             const runtime::PoolSizes& sizes);
 
-// The limit: run.max_memory, else three quarters of MemAvailable (/proc/meminfo).
-Status check_resources(const scenario::Scenario& s, const ResourcePlan& plan);
+// The limit: run.max_memory, else three quarters of MemAvailable (/proc/meminfo). With a
+// results folder `dir`, the CSV estimate against its free disk space (statvfs(3)).
+Status check_resources(const scenario::Scenario& s, const ResourcePlan& plan, const std::string& dir = "");
 
 }  // namespace rtb::testbed

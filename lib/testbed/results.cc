@@ -8,29 +8,21 @@
 
 #include "core/write_file.h"
 #include "scenario/warning_summary.h"
+#include "testbed/series_csv.h"
 
 namespace rtb::testbed {
 namespace {
 
+// Kept samples (SeriesRequest::keep, no folder): the same rows as the streamed files.
 std::string flows_csv(const RunReport& r) {
-  std::string out = "time_ns,flow,cc_rate_gbps,throughput_gbps,bytes_received,cnp_handled";
-  for (const std::string& n : r.cc_state_names) out += "," + n;
-  out += "\n";
-  for (const FlowSample& x : r.flow_samples) {
-    out += fmt::format("{},{},{:.6f},{:.6f},{},{}", x.at.ns(), x.flow, x.cc_rate.gbps_f(),
-                       x.throughput_gbps, x.bytes_received, x.cnp_handled);
-    for (uint32_t i = 0; i < x.cc_state_count; ++i) out += fmt::format(",{:.9g}", x.cc_state[i]);
-    out += "\n";
-  }
+  std::string out = flows_csv_header(r.cc_state_names);
+  for (const FlowSample& x : r.flow_samples) append_flow_row(out, x);
   return out;
 }
 
 std::string queues_csv(const RunReport& r) {
-  std::string out = "time_ns,switch,port,queue,depth_bytes,ecn_marked,drops,paused\n";
-  for (const QueueSample& q : r.queue_samples) {
-    out += fmt::format("{},{},{},{},{},{},{},{}\n", q.at.ns(), q.sw, q.port, q.queue,
-                       q.depth_bytes, q.ecn_marked, q.drops, q.paused ? 1 : 0);
-  }
+  std::string out = kQueuesCsvHeader;
+  for (const QueueSample& q : r.queue_samples) append_queue_row(out, q);
   return out;
 }
 
@@ -55,17 +47,25 @@ Status write_results(const std::string& dir, const scenario::Scenario& s, const 
   if (ec) return Error{fmt::format("cannot create results folder {}: {}", dir, ec.message())};
   const std::filesystem::path d(dir);
   const std::string warnings = warnings_text(s.warnings);
+  // The series streamed into this folder during the run are finished already: renamed into
+  // place in their turn. Otherwise they are written from the kept samples.
+  const bool streamed = r.series && r.series->streamed();
   // Each file whole or not at all (core/write_file.h); run.json last, so that a folder whose
   // run.json says "complete": true holds every file of that run.
-  for (const auto& [name, text] :
-       {std::pair<const char*, std::string>{"summary.json", json_text(r.summary)},
-        {"effective.json", json_text(s.effective)},
-        {"flows.csv", flows_csv(r)},
-        {"queues.csv", queues_csv(r)},
-        {"warnings.txt", warnings},
-        {"run.json", json_text(r.run)}}) {
-    if (name == std::string("warnings.txt") && text.empty()) continue;
-    if (Status st = write_file_atomically((d / name).string(), text); !st) return st;
+  for (const char* name : {"summary.json", "effective.json", "flows.csv", "queues.csv", "warnings.txt", "run.json"}) {
+    const std::string file = name;
+    Status st;
+    if (file == "flows.csv" || file == "queues.csv") {
+      st = streamed ? (file == "flows.csv" ? r.series->commit_flows() : r.series->commit_queues())
+                    : write_file_atomically((d / name).string(), file == "flows.csv" ? flows_csv(r) : queues_csv(r));
+    } else if (file == "warnings.txt") {
+      if (!warnings.empty()) st = write_file_atomically((d / name).string(), warnings);
+    } else if (file == "effective.json") {
+      st = write_file_atomically((d / name).string(), json_text(s.effective));
+    } else {
+      st = write_file_atomically((d / name).string(), json_text(file == "summary.json" ? r.summary : r.run));
+    }
+    if (!st) return st;
   }
   return {};
 }

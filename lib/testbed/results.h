@@ -5,7 +5,9 @@
 //   flows.csv        per flow and sample: CC rate, achieved throughput, CC state fields
 //   queues.csv       per switch queue in use and sample: depth, marks, drops, paused
 //   warnings.txt     configuration warnings with their arithmetic (when any)
-// and a short table for the terminal.
+// and a short table for the terminal. flows.csv and queues.csv streamed into `dir` during
+// the run (series_recorder.h) are only renamed into place here, in their turn; otherwise
+// they are written from the samples the report kept.
 #pragma once
 
 #include <iosfwd>

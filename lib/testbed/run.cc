@@ -48,7 +48,35 @@ runtime::RunStats run_in_slices(runtime::VirtualScheduler& scheduler, Time durat
   }
 }
 
+// summary.json's figures from the time series in virtual time: the sampler's baseline and
+// buffer peaks, the ports' occupancy statistics accumulated as the samples went by.
+class VirtualTotals final : public SampleTotals {
+ public:
+  VirtualTotals(const Sampler& s, const DepthTotals& d) : s_(s), d_(d) {}
+  Baseline baseline() const override { return s_.own_baseline(); }
+  DepthStats port_depth(uint32_t sw, uint16_t port) const override { return d_.stats(sw, port); }
+  uint64_t buffer_peak(uint32_t sw) const override { return s_.buffer_peak(sw); }
+
+ private:
+  const Sampler& s_;
+  const DepthTotals& d_;
+};
+
 }  // namespace
+
+Status finish_series(RunReport& r, std::unique_ptr<SeriesRecorder> series) {
+  if (Status st = series->finish(); !st) return st;
+  r.run["series"] = {{"streamed", series->streamed()},
+                     {"flow_rows", series->flow_rows()},
+                     {"queue_rows", series->queue_rows()},
+                     {"csv_bytes", series->csv_bytes()},
+                     {"buffer_bytes", series->buffer_bytes()},
+                     {"depth_values", series->depth().distinct()}};
+  r.flow_samples = std::move(series->kept_flows);
+  r.queue_samples = std::move(series->kept_queues);
+  r.series = std::move(series);
+  return {};
+}
 
 void mark_stopped_early(RunReport& r, bool stopped, Time end, Time duration) {
   r.summary["complete"] = !stopped;
@@ -61,17 +89,18 @@ void mark_stopped_early(RunReport& r, bool stopped, Time end, Time duration) {
 
 Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
                                 const std::string& command_line, const tap::CaptureRequest& capture,
-                                const HostStandIn& stand_in) {
+                                const HostStandIn& stand_in, const SeriesRequest& series) {
   const StopScope stop_scope;  // a stop request from start-up on ends this run
   auto sizes = pool_sizes(s, pool_config(s));
   if (!sizes) return Error{sizes.error().message};
   const ResourcePlan resources = plan_resources(s, pool_config(s), sizes.value());
-  if (Status st = check_resources(s, resources); !st) return Error{st.message()};
+  if (Status st = check_resources(s, resources, series.dir); !st) return Error{st.message()};
   if (Status st = ensure_eal(sizes.value()); !st) return Error{st.message()};
   // Virtual time: an empty pool is a sizing error, never packet loss (design.md).
   auto pools = runtime::PoolSet::create(sizes.value(), &wire::payload_byte,
                                         fmt::format("run{}", g_runs++), runtime::OnEmpty::kFatal);
   if (!pools) return Error{pools.error().message};
+  const PoolFree free_at_start = PoolFree::of(pools.value());
   auto algorithm = registry.resolve(s.cc.algorithm);
   if (!algorithm) return Error{"cc.algorithm: " + algorithm.error().message};
   auto cc = cc::configure(algorithm.value(), s.cc.params);
@@ -85,7 +114,9 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
     // Virtual time: files stamped from the epoch, so the same run gives the same bytes.
     auto captures = open_captures(t, capture, tap::CaptureSet::Mode::kDirect, 0);
     if (!captures) return Error{captures.error().message};
-    Sampler sampler(t, s.run.sample_interval, s.run.warmup, s.run.duration);
+    auto recorder = SeriesRecorder::open(series, t, cc_state_names(t));
+    if (!recorder) return Error{recorder.error().message};
+    Sampler sampler(t, s.run.sample_interval, s.run.warmup, s.run.duration, *recorder.value());
     t.scheduler().add(sampler);
     const auto wall_start = std::chrono::steady_clock::now();
     runtime::RunStats stats;
@@ -97,7 +128,7 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     const bool stopped = !stats.idle && stats.simulated < s.run.duration;
     const Time end = stats.idle || stopped ? stats.simulated : s.run.duration;
-    report.summary = summarize(t, sampler, end);
+    report.summary = summarize(t, VirtualTotals(sampler, recorder.value()->depth()), end);
     report.run = run_json(command_line, wall, end, t.frame_hops(), stats.polls);
     report.run["pools"] = pools_json(sizes.value(), pools.value());
     report.run["resources"] = resources.to_json();
@@ -106,10 +137,10 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
       report.run["captures"] = c->to_json();
     }
     mark_stopped_early(report, stopped, end, s.run.duration);
-    report.flow_samples = sampler.flow_samples();
-    report.queue_samples = sampler.queue_samples();
-    report.cc_state_names = sampler.cc_state_names();
+    report.cc_state_names = cc_state_names(t);
+    if (Status st = finish_series(report, std::move(recorder).value()); !st) return Error{st.message()};
   }  // the testbed drains every queue and link here
+  add_pool_free(report.run["pools"], free_at_start, PoolFree::of(pools.value()));
   if (Status st = pools.value().check_no_leaks(); !st) {
     return Error{"internal error: mbufs leaked by the run: " + st.message()};
   }

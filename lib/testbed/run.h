@@ -14,6 +14,7 @@
 #include "scenario/scenario.h"
 #include "tap/capture_request.h"
 #include "testbed/sampler.h"
+#include "testbed/series_recorder.h"
 #include "testbed/testbed.h"
 
 namespace rtb::testbed {
@@ -21,17 +22,24 @@ namespace rtb::testbed {
 struct RunReport {
   nlohmann::ordered_json summary;  // deterministic (summary.h)
   nlohmann::ordered_json run;      // wall time, speed, versions, pools: not deterministic
+  // The time series: streamed into the results folder during the run (finished, renamed
+  // into place by write_results), and/or kept here (SeriesRequest::keep).
+  std::shared_ptr<SeriesRecorder> series;
   std::vector<FlowSample> flow_samples;
   std::vector<QueueSample> queue_samples;
   std::vector<std::string> cc_state_names;
 };
 
-// `command_line` is recorded in run.json. With a `capture` request the run writes its
+// `command_line` is recorded in run.json. The time series go where `series` says: with a
+// folder, flows.csv and queues.csv are written there as the run goes, in bounded memory
+// (series_recorder.h), and the CSV size the resource plan estimates is checked against the
+// folder's free disk space before the start; by default they are kept in memory.
+// With a `capture` request the run writes its
 // capture files (lib/tap) and lists them in run.json "captures".
 // With `stand_in`, stages of the caller's take the place of hosts (testbed.h, HostStandIn).
 Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
                                 const std::string& command_line, const tap::CaptureRequest& capture = {},
-                                const HostStandIn& stand_in = {});
+                                const HostStandIn& stand_in = {}, const SeriesRequest& series = {});
 
 // The same in realtime (run.clock = "realtime", scenario [realtime]): stages on lcores
 // against the calibrated TSC. summary.json gets "valid" and "invalid_reason" (the
@@ -41,11 +49,16 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
 // Captured frames leave the lcores through bounded queues that the control thread writes
 // out; a full queue is a lost frame, counted per file and interface in run.json.
 Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,
-                                 const std::string& command_line, const tap::CaptureRequest& capture = {});
+                                 const std::string& command_line, const tap::CaptureRequest& capture = {},
+                                 const SeriesRequest& series = {});
 
 // Both: summary.json and run.json say "complete" (false when a stop request, SIGINT or
 // SIGTERM, ended the run before its duration: stop_request.h), and run.json then says
 // when in "stopped_early".
 void mark_stopped_early(RunReport& r, bool stopped, Time end, Time duration);
+
+// Both, at the end of the run: the series files finished (flushed to the disk), the kept
+// samples moved into `r`, run.json "series" (rows, CSV bytes, the buffers' bytes).
+Status finish_series(RunReport& r, std::unique_ptr<SeriesRecorder> series);
 
 }  // namespace rtb::testbed

@@ -17,6 +17,13 @@ nlohmann::ordered_json pools_json(const runtime::PoolSizes& z, const runtime::Po
           {"control_alloc_failures", p.control().alloc_failures()}};
 }
 
+void add_pool_free(nlohmann::ordered_json& pools, PoolFree start, PoolFree end) {
+  pools["data_free_at_start"] = start.data;
+  pools["data_free_at_end"] = end.data;
+  pools["control_free_at_start"] = start.control;
+  pools["control_free_at_end"] = end.control;
+}
+
 nlohmann::ordered_json run_json(const std::string& command_line, double wall, Time simulated,
                                 uint64_t hops, uint64_t polls) {
   nlohmann::ordered_json j;

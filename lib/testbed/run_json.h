@@ -14,6 +14,16 @@
 namespace rtb::testbed {
 
 nlohmann::ordered_json pools_json(const runtime::PoolSizes& z, const runtime::PoolSet& p);
+// Each pool's free mbufs before the testbed took any and after it gave every one back:
+// "data_free_at_start", "data_free_at_end", "control_free_at_start", "control_free_at_end"
+// added to `pools` (run.json "pools"); equal when the run leaked none.
+struct PoolFree {
+  uint32_t data = 0;
+  uint32_t control = 0;
+  static PoolFree of(const runtime::PoolSet& p) { return {p.data().available(), p.control().available()}; }
+};
+void add_pool_free(nlohmann::ordered_json& pools, PoolFree start, PoolFree end);
+
 nlohmann::ordered_json run_json(const std::string& command_line, double wall, Time simulated,
                                 uint64_t hops, uint64_t polls);
 

@@ -158,17 +158,19 @@ uint64_t unix_now_ns() {
 
 
 Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,
-                                 const std::string& command_line, const tap::CaptureRequest& capture) {
+                                 const std::string& command_line, const tap::CaptureRequest& capture,
+                                 const SeriesRequest& series) {
   const StopScope stop_scope;  // a stop request from start-up on ends this run
   auto sizes = pool_sizes(s, realtime_pool_config(s));
   if (!sizes) return Error{sizes.error().message};
   const ResourcePlan resources = plan_resources(s, realtime_pool_config(s), sizes.value());
-  if (Status st = check_resources(s, resources); !st) return Error{st.message()};
+  if (Status st = check_resources(s, resources, series.dir); !st) return Error{st.message()};
   if (Status st = ensure_eal(s, sizes.value()); !st) return Error{st.message()};
   // Realtime: an empty pool is a counted event in each stage and pool; the run goes on.
   auto pools = runtime::PoolSet::create(sizes.value(), &wire::payload_byte, fmt::format("rt{}", g_runs++),
                                         runtime::OnEmpty::kCount);
   if (!pools) return Error{pools.error().message};
+  const PoolFree free_at_start = PoolFree::of(pools.value());
   auto algorithm = registry.resolve(s.cc.algorithm);
   if (!algorithm) return Error{"cc.algorithm: " + algorithm.error().message};
   auto cc = cc::configure(algorithm.value(), s.cc.params);
@@ -185,7 +187,9 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     auto testbed = Testbed::build_realtime(s, pools.value(), cc.value());
     if (!testbed) return Error{testbed.error().message};
     Testbed& t = *testbed.value();
-    LcoreSamplers samplers(t, s.run.sample_interval, s.run.warmup, s.run.duration);
+    auto recorder = SeriesRecorder::open(series, t, cc_state_names(t));
+    if (!recorder) return Error{recorder.error().message};
+    LcoreSamplers samplers(t, s.run.sample_interval, s.run.warmup, s.run.duration, *recorder.value());
     auto commands = RealtimeCommands::prepare(s, algorithm.value(), t.lcore_controllers());
     if (!commands) return Error{commands.error().message};
     realtime::RealtimeScheduler scheduler;
@@ -210,7 +214,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     if (!stats) return Error{stats.error().message};
     const realtime::RealtimeStats& st = stats.value();
     const Time end = st.simulated;
-    samplers.finish(report);
+    samplers.finish();
     report.summary = summarize(t, samplers, end);
     report.summary["clock"] = "realtime";
     if (!s.realtime.role.empty()) report.summary["role"] = s.realtime.role;
@@ -239,8 +243,10 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
       report.run["captures"] = c->to_json();
     }
     mark_stopped_early(report, stop_requested(), end, s.run.duration);
-    report.cc_state_names = samplers.cc_state_names();
+    report.cc_state_names = cc_state_names(t);
+    if (Status fs = finish_series(report, std::move(recorder).value()); !fs) return Error{fs.message()};
   }  // the testbed drains every queue, link, bridge and port here
+  add_pool_free(report.run["pools"], free_at_start, PoolFree::of(pools.value()));
   if (Status st = pools.value().check_no_leaks(); !st) {
     return Error{"internal error: mbufs leaked by the run: " + st.message()};
   }

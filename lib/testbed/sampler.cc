@@ -29,15 +29,11 @@ bool SampleScope::empty() const {
          std::find(switches.begin(), switches.end(), true) == switches.end();
 }
 
-Sampler::Sampler(Testbed& testbed, Time interval, Time warmup, Time end)
-    : Sampler("sampler", testbed, SampleScope::all(testbed), interval, warmup, end, nullptr) {}
+Sampler::Sampler(Testbed& testbed, Time interval, Time warmup, Time end, SampleSink& sink)
+    : Sampler("sampler", testbed, SampleScope::all(testbed), interval, warmup, end, sink) {}
 
 Sampler::Sampler(std::string name, Testbed& testbed, SampleScope scope, Time interval, Time warmup,
                  Time end, SampleSink& sink)
-    : Sampler(std::move(name), testbed, std::move(scope), interval, warmup, end, &sink) {}
-
-Sampler::Sampler(std::string name, Testbed& testbed, SampleScope scope, Time interval, Time warmup,
-                 Time end, SampleSink* sink)
     : Stage(std::move(name)), t_(testbed), scope_(std::move(scope)), sink_(sink),
       interval_(interval), warmup_(warmup), end_(end), next_(interval) {
   const scenario::Scenario& s = t_.scenario();
@@ -46,23 +42,6 @@ Sampler::Sampler(std::string name, Testbed& testbed, SampleScope scope, Time int
   baseline_ = Baseline::zero(t_);
   buffer_peak_.assign(s.topology.switches.size(), 0);
   warmup_taken_ = warmup_ == Time::zero();
-  depth_.resize(s.topology.switches.size());
-  const size_t samples = end / interval + 1;
-  for (size_t i = 0; i < depth_.size(); ++i) {
-    depth_[i].resize(s.topology.switches[i].port_links.size());
-    if (sink_ == nullptr || !scope_.switches[i]) continue;  // virtual time: grow as needed
-    for (auto& port : depth_[i]) port.reserve(samples);
-  }
-}
-
-void Sampler::emit(const FlowSample& x) {
-  if (sink_ != nullptr) return sink_->flow(x);
-  flows_.push_back(x);
-}
-
-void Sampler::emit(const QueueSample& x) {
-  if (sink_ != nullptr) return sink_->queue(x);
-  queues_.push_back(x);
 }
 
 void Sampler::poll(Time now) {
@@ -110,58 +89,41 @@ void Sampler::sample_flows(Time now) {
       for (size_t i = 0; i < v.count; ++i) x.cc_state[i] = v.fields[i].value;
       x.parts |= FlowSample::kSenderPart;
     }
-    emit(x);
+    sink_.flow(x);
   }
 }
 
 void Sampler::sample_queues(Time now) {
-  for (uint32_t sw = 0; sw < depth_.size(); ++sw) {
+  const scenario::Scenario& s = t_.scenario();
+  for (uint32_t sw = 0; sw < s.topology.switches.size(); ++sw) {
     if (!scope_.switches[sw]) continue;
     const sw::SwitchCounters c = t_.switch_at(sw).counters(now);
-    for (uint16_t port = 0; port < depth_[sw].size(); ++port) {
+    const size_t ports = s.topology.switches[sw].port_links.size();
+    for (uint16_t port = 0; port < ports; ++port) {
       uint64_t total = 0;
       for (uint8_t q = 0; q < sw::kPriorities; ++q) {
         const sw::QueueCounters& qc = c.ports[port].queues[q];
         total += qc.depth_bytes;
         if (((priorities_ >> q) & 1u) == 0) continue;
-        emit(QueueSample{now, tick_, sw, port, q, qc.depth_bytes, qc.ecn_marked_packets, qc.dropped_packets,
+        sink_.queue(QueueSample{now, tick_, sw, port, q, qc.depth_bytes, qc.ecn_marked_packets, qc.dropped_packets,
                          !t_.switch_tx(sw, port).may_start(q, now)});
       }
-      if (now >= warmup_) depth_[sw][port].push_back(total);
+      if (now >= warmup_) sink_.port_depth(PortDepthSample{tick_, sw, port, total});
     }
     if (now >= warmup_) buffer_peak_[sw] = std::max(buffer_peak_[sw], c.pool.used_bytes);
   }
 }
 
-std::vector<std::string> Sampler::cc_state_names() const {
+std::vector<std::string> cc_state_names(const Testbed& t) {
   std::vector<std::string> names;
-  const scenario::Scenario& s = t_.scenario();
+  const scenario::Scenario& s = t.scenario();
   uint32_t f = 0;
-  while (f < s.flows.size() && !t_.has_host(s.flows[f].src)) ++f;
+  while (f < s.flows.size() && !t.has_host(s.flows[f].src)) ++f;
   if (f == s.flows.size()) return names;
-  const host::Host& h = t_.host(s.flows[f].src);
-  const auto v = h.controller().describe_state(h.cc_state(t_.flow_qps(f).src_qp), Time::zero());
+  const host::Host& h = t.host(s.flows[f].src);
+  const auto v = h.controller().describe_state(h.cc_state(t.flow_qps(f).src_qp), Time::zero());
   for (size_t i = 0; i < v.count; ++i) names.emplace_back(v.fields[i].name);
   return names;
-}
-
-DepthStats Sampler::port_depth(uint32_t sw, uint16_t port) const {
-  std::vector<uint64_t> v = depth_[sw][port];
-  DepthStats d;
-  if (v.empty()) return d;
-  std::sort(v.begin(), v.end());
-  uint64_t sum = 0;
-  for (uint64_t x : v) sum += x;
-  d.mean = static_cast<double>(sum) / static_cast<double>(v.size());
-  // Nearest-rank percentiles: the ceil(p N)-th smallest sample.
-  const auto rank = [&](size_t percent) {
-    const size_t r = (percent * v.size() + 99) / 100;
-    return v[std::max<size_t>(r, 1) - 1];
-  };
-  d.p50 = rank(50);
-  d.p99 = rank(99);
-  d.max = v.back();
-  return d;
 }
 
 }  // namespace rtb::testbed

@@ -16,6 +16,7 @@
 #include "core/units.h"
 #include "runtime/stage.h"
 #include "testbed/baseline.h"
+#include "testbed/depth_totals.h"
 #include "testbed/testbed.h"
 
 namespace rtb::testbed {
@@ -52,13 +53,14 @@ struct QueueSample {
   bool paused = false;      // a received PFC pause holds the queue
 };
 
-// Order statistics of a port's egress occupancy (all its queues), from the samples taken
-// after the warm-up.
-struct DepthStats {
-  double mean = 0;
-  uint64_t p50 = 0;
-  uint64_t p99 = 0;
-  uint64_t max = 0;
+// A port's egress occupancy (all its queues) at a sample after the warm-up: what the
+// summary's queue_bytes statistics are made of (depth_totals.h). Not in queues.csv, which
+// has only the queues of the priorities flows use.
+struct PortDepthSample {
+  uint32_t tick = 0;
+  uint32_t sw = 0;
+  uint16_t port = 0;
+  uint64_t bytes = 0;
 };
 
 // The hosts and switches a sampler reads: every one this process built (virtual time), or
@@ -84,50 +86,44 @@ class SampleTotals {
   virtual uint64_t buffer_peak(uint32_t sw) const = 0;
 };
 
-// Where samples go: kept in memory (virtual time), or pushed to a channel that the
-// control thread drains (realtime: run_realtime.cc). Called on the sampler's lcore.
+// Where samples go, in the order they are taken: to the results files as the run goes
+// (virtual time: series_recorder.h), or to a channel that the control thread drains
+// (realtime: sample_channel.h). Called on the sampler's lcore. The sampler keeps none.
 class SampleSink {
  public:
   virtual ~SampleSink() = default;
   virtual void flow(const FlowSample& x) = 0;
   virtual void queue(const QueueSample& x) = 0;
+  virtual void port_depth(const PortDepthSample& x) = 0;
 };
 
-class Sampler final : public runtime::Stage, public SampleTotals {
+// The names of the algorithm's state fields (flows.csv columns), from the first flow this
+// process sends.
+std::vector<std::string> cc_state_names(const Testbed& t);
+
+class Sampler final : public runtime::Stage {
  public:
-  // Virtual time: every node, samples kept in the vectors flow_samples() and
-  // queue_samples() return.
-  Sampler(Testbed& testbed, Time interval, Time warmup, Time end);
-  // Realtime: the nodes of `scope`, samples pushed to `sink`. The memory for the per-port
-  // depth statistics is reserved here, so sampling allocates nothing.
+  // Virtual time: every node.
+  Sampler(Testbed& testbed, Time interval, Time warmup, Time end, SampleSink& sink);
+  // Realtime: the nodes of `scope`. Sampling allocates nothing: its state is sized here.
   Sampler(std::string name, Testbed& testbed, SampleScope scope, Time interval, Time warmup,
           Time end, SampleSink& sink);
 
   void poll(Time now) override;
   Time next_deadline() const override { return next_; }
 
-  const std::vector<FlowSample>& flow_samples() const { return flows_; }
-  const std::vector<QueueSample>& queue_samples() const { return queues_; }
-  std::vector<std::string> cc_state_names() const;
-  // Flows and ports outside the scope read 0 and empty.
-  Baseline baseline() const override { return baseline_; }
+  // Flows and switches outside the scope read 0.
   const Baseline& own_baseline() const { return baseline_; }
-  DepthStats port_depth(uint32_t sw, uint16_t port) const override;
-  uint64_t buffer_peak(uint32_t sw) const override { return buffer_peak_[sw]; }
+  uint64_t buffer_peak(uint32_t sw) const { return buffer_peak_[sw]; }
 
  private:
-  Sampler(std::string name, Testbed& testbed, SampleScope scope, Time interval, Time warmup,
-          Time end, SampleSink* sink);
   void take_warmup(Time now);
   void sample_flows(Time now);
   void sample_queues(Time now);
 
-  void emit(const FlowSample& x);
-  void emit(const QueueSample& x);
-
   Testbed& t_;
   SampleScope scope_;
-  SampleSink* sink_;
+  SampleSink& sink_;
   Time interval_;
   Time warmup_;
   Time end_;
@@ -138,9 +134,6 @@ class Sampler final : public runtime::Stage, public SampleTotals {
   Baseline baseline_;
   std::vector<uint64_t> buffer_peak_;  // per switch
   bool warmup_taken_ = false;
-  std::vector<FlowSample> flows_;
-  std::vector<QueueSample> queues_;
-  std::vector<std::vector<std::vector<uint64_t>>> depth_;  // [sw][port] -> samples
 };
 
 }  // namespace rtb::testbed

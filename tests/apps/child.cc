@@ -2,11 +2,14 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
+#include <functional>
 #include <stdexcept>
 
 namespace rtb::apps::testing {
@@ -17,10 +20,26 @@ std::string env_or(const char* name, const std::string& fallback) {
   return v != nullptr ? v : fallback;
 }
 
-// Reads what the child wrote until it closes its end or `deadline` passes.
-bool read_until(int fd, std::string& out, std::chrono::steady_clock::time_point deadline) {
+// VmRSS of a running process in KiB (0 once it is gone).
+uint64_t vm_rss_kib(int pid) {
+  std::ifstream f("/proc/" + std::to_string(pid) + "/status");
+  std::string key;
+  while (f >> key) {
+    if (key == "VmRSS:") {
+      uint64_t kib = 0;
+      f >> kib;
+      return kib;
+    }
+  }
+  return 0;
+}
+
+// Reads what the child wrote until it closes its end or `deadline` passes; `tick` between reads.
+bool read_until(int fd, std::string& out, std::chrono::steady_clock::time_point deadline,
+                const std::function<void()>& tick = {}) {
   char buf[4096];
   for (;;) {
+    if (tick) tick();
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return false;
     pollfd p{fd, POLLIN, 0};
@@ -47,7 +66,7 @@ std::pair<int, std::string> run_shell(const std::string& command) {
 }
 
 ChildResult run_rocetb(const std::vector<std::string>& args, std::optional<Signal> signal,
-                       std::chrono::seconds timeout) {
+                       std::chrono::seconds timeout, std::optional<std::chrono::milliseconds> rss_every) {
   const std::string binary = build_root() + "/apps/rocetb";
   int pipe_fds[2];
   if (::pipe(pipe_fds) != 0) throw std::runtime_error("pipe failed");
@@ -72,10 +91,21 @@ ChildResult run_rocetb(const std::vector<std::string>& args, std::optional<Signa
     read_until(pipe_fds[0], r.out, start + signal->after);
     ::kill(pid, signal->number);
   }
-  if (!read_until(pipe_fds[0], r.out, start + timeout)) ::kill(pid, SIGKILL);
+  auto next_rss = start;
+  const auto sample_rss = [&] {
+    const auto now = std::chrono::steady_clock::now();
+    if (!rss_every || now < next_rss) return;
+    next_rss = now + *rss_every;
+    if (const uint64_t kib = vm_rss_kib(pid); kib != 0) {
+      r.rss_kib.emplace_back(std::chrono::duration<double>(now - start).count(), kib);
+    }
+  };
+  if (!read_until(pipe_fds[0], r.out, start + timeout, sample_rss)) ::kill(pid, SIGKILL);
   ::close(pipe_fds[0]);
   int status = 0;
-  ::waitpid(pid, &status, 0);
+  rusage usage{};
+  ::wait4(pid, &status, 0, &usage);
+  r.max_rss_kib = static_cast<uint64_t>(usage.ru_maxrss);
   r.wall = std::chrono::steady_clock::now() - start;
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) r.term_signal = WTERMSIG(status);

@@ -17,6 +17,9 @@ struct ChildResult {
   int term_signal = 0;        // the signal that ended it, if any
   std::string out;            // stdout and stderr together
   std::chrono::duration<double> wall{};
+  uint64_t max_rss_kib = 0;   // its peak resident memory (wait4(2) rusage ru_maxrss)
+  // With rss_every: its VmRSS (/proc/PID/status) in KiB, with the seconds since its start.
+  std::vector<std::pair<double, uint64_t>> rss_kib;
 };
 
 struct Signal {
@@ -27,7 +30,8 @@ struct Signal {
 // `args` after the program name; the binary from ROCETB_BUILD_ROOT/apps/rocetb. Killed with
 // SIGKILL (and reported so) when it runs past `timeout`.
 ChildResult run_rocetb(const std::vector<std::string>& args, std::optional<Signal> signal = std::nullopt,
-                       std::chrono::seconds timeout = std::chrono::seconds(120));
+                       std::chrono::seconds timeout = std::chrono::seconds(120),
+                       std::optional<std::chrono::milliseconds> rss_every = std::nullopt);
 
 std::string source_root();
 // ROCETB_BUILD_ROOT, else "build".
