@@ -18,11 +18,13 @@ int main(int argc, char** argv) {
   const rtb::apps::Command plan = rtb::apps::add_plan_command(app);
   const rtb::apps::Command analyze = rtb::apps::add_analyze_command(app);
   const rtb::apps::Command replay = rtb::apps::add_replay_command(app, argc, argv);
+  const rtb::apps::Command compare = rtb::apps::add_compare_command(app);
   CLI11_PARSE(app, argc, argv);
   if (app.got_subcommand("run")) return run();
   if (app.got_subcommand("bench")) return bench();
   if (app.got_subcommand("plan")) return plan();
   if (app.got_subcommand("analyze")) return analyze();
   if (app.got_subcommand("replay")) return replay();
+  if (app.got_subcommand("compare")) return compare();
   return frames();
 }

@@ -39,7 +39,8 @@ def main():
     lines = compare.table(folders, color)
     diff = compare.config_diff(folders)
     letters = [chr(ord("A") + i) for i in range(len(folders))]
-    cfg = ["", "effective configuration: " + (f"{len(diff)} keys differ" if diff else "identical")]
+    cfg = ["", "effective configuration: " + (
+        f"{len(diff)} key{'s differ' if len(diff) != 1 else ' differs'}" if diff else "identical")]
     for key, values in diff:
         cfg.append(f"  {key}: " + " | ".join(f"{l} {v}" for l, v in zip(letters, values)))
     print("\n".join(lines + cfg))

@@ -49,25 +49,33 @@ std::string warnings_text(const std::vector<std::string>& warnings) {
 
 }  // namespace
 
-Status write_results(const std::string& dir, const scenario::Scenario& s, const RunReport& r) {
+Status write_result_files(const std::string& dir, const scenario::Scenario& s, const RunReport& r) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{fmt::format("cannot create results folder {}: {}", dir, ec.message())};
   const std::filesystem::path d(dir);
   const std::string warnings = warnings_text(s.warnings);
-  // Each file whole or not at all (core/write_file.h); run.json last, so that a folder whose
-  // run.json says "complete": true holds every file of that run.
+  // Each file whole or not at all (core/write_file.h).
   for (const auto& [name, text] :
        {std::pair<const char*, std::string>{"summary.json", json_text(r.summary)},
         {"effective.json", json_text(s.effective)},
         {"flows.csv", flows_csv(r)},
         {"queues.csv", queues_csv(r)},
-        {"warnings.txt", warnings},
-        {"run.json", json_text(r.run)}}) {
+        {"warnings.txt", warnings}}) {
     if (name == std::string("warnings.txt") && text.empty()) continue;
     if (Status st = write_file_atomically((d / name).string(), text); !st) return st;
   }
   return {};
+}
+
+// Last, so that a folder whose run.json says "complete": true holds every file of that run.
+Status write_run_json(const std::string& dir, const nlohmann::ordered_json& run) {
+  return write_file_atomically((std::filesystem::path(dir) / "run.json").string(), json_text(run));
+}
+
+Status write_results(const std::string& dir, const scenario::Scenario& s, const RunReport& r) {
+  if (Status st = write_result_files(dir, s, r); !st) return st;
+  return write_run_json(dir, r.run);
 }
 
 void print_table(std::ostream& out, const RunReport& r, size_t max_flows) {

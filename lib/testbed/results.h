@@ -5,11 +5,15 @@
 //   flows.csv        per flow and sample: CC rate, achieved throughput, CC state fields
 //   queues.csv       per switch queue in use and sample: depth, marks, drops, paused
 //   warnings.txt     configuration warnings with their arithmetic (when any)
+//   plot-*.png, report.html   drawn from these files by scripts/plot.py (lib/plots), unless
+//                    `rocetb run --no-plots`
 // and a short table for the terminal.
 #pragma once
 
 #include <iosfwd>
 #include <string>
+
+#include <nlohmann/json.hpp>
 
 #include "core/error.h"
 #include "scenario/scenario.h"
@@ -18,6 +22,12 @@
 namespace rtb::testbed {
 
 Status write_results(const std::string& dir, const scenario::Scenario& s, const RunReport& r);
+
+// write_results in two steps, so that something can be drawn from the files (the plots)
+// before run.json, written last, marks the folder complete: every file but run.json, then
+// run.json.
+Status write_result_files(const std::string& dir, const scenario::Scenario& s, const RunReport& r);
+Status write_run_json(const std::string& dir, const nlohmann::ordered_json& run);
 
 // Flows (the first `max_flows`), then totals.
 void print_table(std::ostream& out, const RunReport& r, size_t max_flows = 16);

@@ -162,18 +162,21 @@ def overlay_queues(folders, out, plt, colors):
         return None
     fig, axes = plt.subplots(len(keys), 1, figsize=(10, 2.8 * len(keys) + 0.6), sharex=True, squeeze=False)
     for ax, key in zip(axes[:, 0], keys):
+        same = {}  # (threshold, bytes) -> the folders that have it: a shared one is drawn once
         for i, (f, q) in enumerate(zip(folders, queues)):
             if key in q:
                 ax.plot(q[key]["t"], q[key]["depth"] / 1e3, color=colors[i], linewidth=1.1, label=f"{chr(65 + i)} depth")
             for label, value in series.thresholds(f, key):
-                ax.axhline(value / 1e3, color=colors[i], linestyle="--", linewidth=0.8, alpha=0.8,
-                           label=f"{chr(65 + i)} {label.split(' ')[0]} {value / 1e3:g} KB")
+                same.setdefault((label.split(" ")[0], value), []).append(i)
+        for (label, value), who in same.items():
+            ax.axhline(value / 1e3, color=colors[who[0]] if len(who) == 1 else "0.4", linestyle="--", linewidth=0.8,
+                       label=f"{','.join(chr(65 + i) for i in who)} {label} {value / 1e3:g} KB")
         ax.set_title(series.queue_label(folders[0], key), fontsize="medium")
         ax.set_ylabel("depth (KB)")
         ax.grid(alpha=0.3)
         ax.legend(fontsize="x-small", loc="upper right", ncol=len(folders))
     axes[-1, 0].set_xlabel("time (ms)")
-    fig.suptitle("egress queue depth (dashed: each folder's thresholds)")
+    fig.suptitle("egress queue depth (dashed: the thresholds, grey where the folders share one)")
     fig.tight_layout()
     return _save(fig, out, "compare-queues.png", plt)
 
