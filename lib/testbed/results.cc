@@ -26,10 +26,10 @@ std::string flows_csv(const RunReport& r) {
 }
 
 std::string queues_csv(const RunReport& r) {
-  std::string out = "time_ns,switch,port,queue,depth_bytes,ecn_marked,drops,paused\n";
+  std::string out = "time_ns,switch,port,queue,depth_bytes,ecn_marked,drops,paused,pfc_tx_frames\n";
   for (const QueueSample& q : r.queue_samples) {
-    out += fmt::format("{},{},{},{},{},{},{},{}\n", q.at.ns(), q.sw, q.port, q.queue,
-                       q.depth_bytes, q.ecn_marked, q.drops, q.paused ? 1 : 0);
+    out += fmt::format("{},{},{},{},{},{},{},{},{}\n", q.at.ns(), q.sw, q.port, q.queue,
+                       q.depth_bytes, q.ecn_marked, q.drops, q.paused ? 1 : 0, q.pfc_tx);
   }
   return out;
 }

@@ -3,7 +3,7 @@
 //   run.json         wall time, speed, versions, commit, command line, EAL, pools
 //   effective.json   the fully resolved scenario (sizes in bytes, times in ns)
 //   flows.csv        per flow and sample: CC rate, achieved throughput, CC state fields
-//   queues.csv       per switch queue in use and sample: depth, marks, drops, paused
+//   queues.csv       per switch queue in use and sample: depth, marks, drops, paused, PFC sent
 //   warnings.txt     configuration warnings with their arithmetic (when any)
 //   plot-*.png, report.html   drawn from these files by scripts/plot.py (lib/plots), unless
 //                    `rocetb run --no-plots`

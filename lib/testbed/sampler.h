@@ -50,6 +50,7 @@ struct QueueSample {
   uint64_t ecn_marked = 0;  // cumulative
   uint64_t drops = 0;       // cumulative
   bool paused = false;      // a received PFC pause holds the queue
+  uint64_t pfc_tx = 0;      // cumulative: PFC frames the port sent for priority `queue`
 };
 
 // Order statistics of a port's egress occupancy (all its queues), from the samples taken

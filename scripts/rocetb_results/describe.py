@@ -53,7 +53,8 @@ def switch(e):
     parts = [f"Switch buffer {size(pool.get('size_bytes'))} (headroom pool {size(pool.get('xoff_bytes'))})"]
     if lossless:
         pg = (s.get("pg") or [{}] * 8)[lossless[0]]
-        xoff = (f"XOFF at {size(pg['static_th_bytes'])} (static)" if "static_th_bytes" in pg
+        xoff = (f"XOFF at {size(pg.get('size_bytes', 0) + pg['static_th_bytes'])} (PG size + static_th)"
+                if "static_th_bytes" in pg
                 else f"dynamic threshold {pg.get('dynamic_th')}")
         parts.append(f"lossless priorities {_join(str(p) for p in lossless)} with PFC: {xoff}, "
                      f"headroom {size(pg.get('xoff_bytes'))} per PG")

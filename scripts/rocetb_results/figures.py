@@ -155,26 +155,43 @@ def _pfc_counts(folder):
     return out
 
 
-def pfc(folder, notes, queues=None):
+def _pause_rows(folder, queues):
+    """The timeline's rows: (label, priority, intervals, received) for every port that sent
+    PFC frames (the switch pausing its neighbour) and every egress queue a received pause
+    held, in switch/port order."""
+    rows = []
+    for key, q in sorted(queues.items()):
+        sent = series.pfc_sent_intervals(q)
+        if sent:
+            rows.append((f"{folder.switch_name(key[0])} {folder.port_name(key[0], key[1])} sent p{key[2]}", key[2],
+                         sent, False))
+        held = series.pause_intervals(q)
+        if held:
+            rows.append((f"{series.queue_label(folder, key)} held", key[2], held, True))
+    return rows
+
+
+def pfc(folder, notes, queues=None, max_rows=24):
     queues = series.queue_series(folder) if queues is None else queues
-    paused = [(k, series.pause_intervals(q)) for k, q in sorted(queues.items())]
-    paused = [(k, iv) for k, iv in paused if iv]
+    rows = _pause_rows(folder, queues)
     counts = _pfc_counts(folder)
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(10, 7.5), gridspec_kw={"height_ratios": [3, 2]})
-    prios = sorted({k[2] for k, _ in paused})
-    for row, (key, intervals) in enumerate(paused[:24]):
-        a1.broken_barh(intervals, (row - 0.4, 0.8), color=COLORS[key[2] % len(COLORS)])
-    if paused:
-        a1.set_yticks(range(min(24, len(paused))))
-        a1.set_yticklabels([series.queue_label(folder, k) for k, _ in paused[:24]], fontsize="x-small")
-        for p in prios:
+    for i, (_label, prio, iv, received) in enumerate(rows[:max_rows]):
+        a1.broken_barh(iv, (i - 0.4, 0.8), color=COLORS[prio % len(COLORS)], alpha=0.45 if received else 1.0,
+                       hatch="//" if received else None)
+    if rows:
+        a1.set_yticks(range(min(max_rows, len(rows))))
+        a1.set_yticklabels([r[0] for r in rows[:max_rows]], fontsize="x-small")
+        a1.invert_yaxis()
+        for p in sorted({r[1] for r in rows}):
             a1.plot([], [], color=COLORS[p % len(COLORS)], linewidth=6, label=f"priority {p}")
         _legend(a1)
-        more = f", {len(paused) - 24} more not drawn" if len(paused) > 24 else ""
-        a1.set_title(f"{folder.name}: egress queues held by a received PFC pause (per sample{more})")
+        more = f"; {len(rows) - max_rows} more rows not drawn" if len(rows) > max_rows else ""
+        a1.set_title(f"{folder.name}: PFC per port and priority\nsample intervals in which a port sent "
+                     f"PFC frames (solid); egress queues held by a received pause (hatched){more}", fontsize="medium")
     else:
-        a1.text(0.5, 0.5, "no egress queue was held by a PFC pause at any sample", ha="center", va="center",
-                transform=a1.transAxes)
+        a1.text(0.5, 0.5, "no port sent PFC frames and no queue was held by a pause at any sample", ha="center",
+                va="center", transform=a1.transAxes)
         a1.set_yticks([])
         a1.set_title(f"{folder.name}: PFC pause timeline")
     end = folder.summary.get("duration_ns")

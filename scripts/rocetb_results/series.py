@@ -82,7 +82,8 @@ def summed(series, fids):
 
 def queue_series(folder):
     """{(sw, port, queue): {"t": ms, "depth": bytes, "marked": cumulative, "drops": cumulative,
-    "paused": 0/1}} from queues.csv."""
+    "paused": 0/1, "pfc_tx": cumulative PFC frames sent for that priority or None}} from
+    queues.csv."""
     s = folder.queues
     if not len(s):
         return {}
@@ -99,6 +100,8 @@ def queue_series(folder):
             "marked": s.cols["ecn_marked"][idx],
             "drops": s.cols["drops"][idx],
             "paused": s.cols["paused"][idx],
+            # Added to queues.csv later: folders written before have no such column.
+            "pfc_tx": s.cols["pfc_tx_frames"][idx] if s.has("pfc_tx_frames") else None,
         }
     return out
 
@@ -118,8 +121,9 @@ def congested_queues(folder, queues, top=TOP_QUEUES):
 def thresholds(folder, key):
     """The queue's marking and pause thresholds in bytes, from effective.json:
     [(label, bytes)]. Kmin/Kmax: the queue's WRED green thresholds (or its step AQM's K);
-    XOFF: the lossless PG's static threshold (an ingress threshold, per PG: where the
-    switch sends PFC XOFF upstream), only for a lossless queue with a static threshold."""
+    XOFF: the lossless PG's reserved size plus its static threshold (an ingress threshold,
+    per PG: where the switch sends PFC XOFF upstream; scenarios/README.md, `static_th`), only
+    for a lossless queue with a static threshold."""
     sw, _port, queue = key
     cfg = folder.switch_config(sw)
     if not cfg:
@@ -137,28 +141,42 @@ def thresholds(folder, key):
         pg_index = tc_to_pg[queue] if queue < len(tc_to_pg) else queue
         pgs = cfg.get("pg") or []
         if pg_index < len(pgs) and "static_th_bytes" in pgs[pg_index]:
-            out.append(("XOFF (ingress PG static_th)", pgs[pg_index]["static_th_bytes"]))
+            pg = pgs[pg_index]
+            out.append(("XOFF (ingress PG size + static_th)", pg.get("size_bytes", 0) + pg["static_th_bytes"]))
     return out
 
 
-def pause_intervals(q):
-    """[(start_ms, width_ms)] of the samples at which the queue was held by a received
-    pause: each such sample stands for the interval since the previous sample."""
-    t, paused = q["t"], q["paused"]
+def intervals(t, active):
+    """[(start_ms, width_ms)] of the runs of samples where `active` holds: each sample
+    stands for the interval since the previous one."""
     if not len(t):
         return []
     step = np.diff(t, prepend=t[0] - (t[1] - t[0] if len(t) > 1 else 0.0))
     out = []
     start = None
     for i in range(len(t)):
-        if paused[i] and start is None:
+        if active[i] and start is None:
             start = t[i] - step[i]
-        if not paused[i] and start is not None:
+        if not active[i] and start is not None:
             out.append((start, t[i - 1] - start))
             start = None
     if start is not None:
         out.append((start, t[-1] - start))
     return out
+
+
+def pause_intervals(q):
+    """When a received PFC pause held the queue (at the samples)."""
+    return intervals(q["t"], q["paused"] > 0)
+
+
+def pfc_sent_intervals(q):
+    """When the port sent PFC frames for the queue's priority (the sample intervals in which
+    it sent at least one: the switch pausing its neighbour); [] without the column."""
+    if q.get("pfc_tx") is None or not len(q["pfc_tx"]):
+        return []
+    sent = np.diff(q["pfc_tx"], prepend=q["pfc_tx"][0]) > 0
+    return intervals(q["t"], sent)
 
 
 def rate_per_s(t_ms, cumulative):

@@ -89,6 +89,21 @@ TEST_F(Plots, ARunWritesPlotsThatHoldPicturesAndSaysWhere) {
     EXPECT_NE(std::find(run["plots"]["files"].begin(), run["plots"]["files"].end(), name),
               run["plots"]["files"].end());
   }
+  // The PFC timeline's source: queues.csv counts the PFC frames each port sent, and the
+  // default incast's switch pauses its senders.
+  std::ifstream csv(out / "queues.csv");
+  std::string header, line, last_time;
+  std::getline(csv, header);
+  EXPECT_TRUE(header.ends_with(",paused,pfc_tx_frames")) << header;
+  uint64_t last_sum = 0;
+  while (std::getline(csv, line)) {
+    const std::string time = line.substr(0, line.find(','));
+    if (time != last_time) last_sum = 0;
+    last_time = time;
+    last_sum += std::stoull(line.substr(line.rfind(',') + 1));
+  }
+  EXPECT_GT(last_sum, 0u);
+  EXPECT_LE(last_sum, read_json(out / "summary.json")["totals"]["pfc_frames_total"].get<uint64_t>());
   // Long-lived flows: no completion times, and the run says so instead of drawing nothing.
   EXPECT_FALSE(fs::exists(out / "plot-fct.png"));
   EXPECT_NE(run["plots"]["notes"].dump().find("completion times"), std::string::npos);
