@@ -9,6 +9,7 @@ Exit codes: 0; 2 bad input (one line on stderr); 3 matplotlib missing (table sti
 """
 import argparse
 import os
+import signal
 import sys
 
 sys.dont_write_bytecode = True  # nothing written beside the scripts (source tree or installed copy)
@@ -62,4 +63,5 @@ def main():
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # `rocetb compare A B | head` ends quietly
     sys.exit(main())

@@ -43,6 +43,8 @@ def table(folders, color):
         label = next(p[k][0] for p in per if k in p)
         unit = next(p[k][2] for p in per if k in p)
         values = [p[k][1] if k in p else None for p in per]
+        if all(v is None for v in values):
+            continue  # no folder has it (completion times of long-lived flows)
         diffs = [relative(values[0], v) for v in values[1:]]
         changed = any(d is None and v != values[0] for d, v in zip(diffs, values[1:])) or any(
             d is not None and abs(d) > HIGHLIGHT for d in diffs)

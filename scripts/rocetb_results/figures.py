@@ -252,7 +252,7 @@ def cnp_marks(folder, notes, queues=None):
         _warmup(ax, folder)
         ax.grid(alpha=0.3)
         _legend(ax)
-    a1.set_title(f"{folder.name}: CNPs handled by the senders per sample interval")
+    a1.set_title(f"{folder.name}: CNPs handled by the senders (rate over each sample interval)")
     a1.set_ylabel("CNPs (thousands/s)")
     a2.set_title("ECN CE marks set by the switches (every frame kind)")
     a2.set_ylabel("marks (thousands/s)")

@@ -38,6 +38,8 @@ def _e(x):
 def _summary_table(folder):
     out = ["<table><tr><th>figure</th><th>value</th><th>unit</th></tr>"]
     for _key, label, value, unit in figures_table.rows(folder):
+        if value is None:
+            continue  # the run has no such figure (completion times of long-lived flows)
         out.append(f"<tr><td>{_e(label)}</td><td>{_e(figures_table.fmt(value))}</td><td>{_e(unit)}</td></tr>")
     out.append("</table>")
     return "\n".join(out)
