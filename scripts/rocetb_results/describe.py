@@ -40,7 +40,8 @@ def topology(e):
             f"{_join(rate(r) for r in rates) if rates else '?'}")
     if delays:
         text += f", propagation {_join(duration(d) for d in delays)}"
-    return text + f", MTU {topo.get('mtu_bytes', '?')} B."
+    text += f", MTU {topo.get('mtu_bytes', '?')} B."
+    return text[0].upper() + text[1:]
 
 
 def switch(e):
@@ -81,7 +82,12 @@ def traffic(e):
     kinds = Counter(f.get("traffic", "?") for f in flows)
     finite = [f["bytes"] for f in flows if isinstance(f.get("bytes"), (int, float))]
     dsts = Counter(f.get("dst") for f in flows)
-    text = f"{len(flows)} flows ({_join(f'{n} {k}' for k, n in kinds.items())})"
+    if all(isinstance(k, int) for k in kinds):  # the index of the [[traffic]] entry
+        text = f"{len(flows)} flows from {len(kinds)} [[traffic]] entr{'y' if len(kinds) == 1 else 'ies'}"
+    else:
+        text = f"{len(flows)} flows ({_join(f'{n} {k}' for k, n in kinds.items())})"
+    srcs = {f.get("src") for f in flows}
+    text += f", from {len(srcs)} host{'s' if len(srcs) != 1 else ''}"
     if len(finite) == len(flows):
         text += f", {size(min(finite))} to {size(max(finite))} each, {size(sum(finite))} in all"
     elif finite:
@@ -105,6 +111,8 @@ def cc(e, max_params=12):
         text += " with " + ", ".join(f"{k} = {v}" for k, v in shown)
         if len(params) > max_params:
             text += f" and {len(params) - max_params} more parameters (see the configuration below)"
+    else:
+        text += " (effective.json lists no parameter values: the algorithm's defaults)"
     return text + "."
 
 
