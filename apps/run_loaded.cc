@@ -101,7 +101,10 @@ int run_loaded(const scenario::Scenario& s, const RunFolderArgs& a, const std::s
   testbed::print_table(std::cout, report.value());
   if (extras.print) extras.print(std::cout, report.value());
   std::cout.flush();
-  const plots::PlotOutcome drawn = a.plots ? plots::draw_plots(out) : plots::PlotOutcome{{}, {}, "--no-plots", 0};
+  const bool draw = a.plots && !plots::disabled_by_environment();
+  const plots::PlotOutcome drawn =
+      draw ? plots::draw_plots(out)
+           : plots::PlotOutcome{{}, {}, a.plots ? "ROCETB_NO_PLOTS is set" : "--no-plots", 0};
   nlohmann::ordered_json recorded = report.value().run;
   recorded["plots"] = drawn.to_json();
   if (Status st = testbed::write_run_json(out, recorded); !st) {
@@ -112,7 +115,7 @@ int run_loaded(const scenario::Scenario& s, const RunFolderArgs& a, const std::s
     std::fprintf(stderr, "rocetb: %s\n", recorded["stopped_early"].get<std::string>().c_str());
   }
   std::cout << "results: " << out << "\n";
-  if (a.plots) std::cout << drawn.line(out) << "\n";
+  if (draw) std::cout << drawn.line(out) << "\n";
   (void)runtime::stop_eal();
   return 0;
 }

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -43,6 +44,11 @@ PlotOutcome skipped(std::string why, double seconds = 0) {
 std::string python_path() {
   const char* env = std::getenv("ROCETB_PYTHON");
   return env && *env ? env : "/usr/bin/python3";
+}
+
+bool disabled_by_environment() {
+  const char* env = std::getenv("ROCETB_NO_PLOTS");
+  return env && *env && std::string_view(env) != "0";
 }
 
 Expected<std::string> find_script(const std::string& name) {

@@ -33,6 +33,10 @@ std::string python_path();
 // source tree's scripts/ first, for an installed one the installed copy first.
 Expected<std::string> find_script(const std::string& name);
 
+// ROCETB_NO_PLOTS set (to anything but empty or "0"): every run as with --no-plots (the
+// test suites other than `plots` set it: plotting costs seconds per run).
+bool disabled_by_environment();
+
 // Runs `python plot.py DIR --json` and reads its answer.
 PlotOutcome draw_plots(const std::string& dir);
 

@@ -137,6 +137,12 @@ TEST_F(Plots, NoPlotsWritesNoneAndPlotPyDrawsThemLater) {
   ASSERT_EQ(rc2, 0) << text2;
   for (const std::string& name : kPlots) EXPECT_TRUE(fs::exists(out / name)) << name;
   EXPECT_TRUE(fs::exists(out / "report.html"));
+  // The other test suites' switch: the same as --no-plots for every run.
+  const fs::path env_out = dir_ / "env";
+  const auto [rc3, text3] = run_shell("ROCETB_NO_PLOTS=1 " + short_run(env_out.string()));
+  ASSERT_EQ(rc3, 0) << text3;
+  EXPECT_FALSE(fs::exists(env_out / "report.html"));
+  EXPECT_EQ(read_json(env_out / "run.json")["plots"]["skipped"], "ROCETB_NO_PLOTS is set");
 }
 
 TEST_F(Plots, MissingPythonOrMatplotlibSkipsThePlotsInOneLine) {
