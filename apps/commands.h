@@ -18,6 +18,7 @@ Command add_plan_command(CLI::App& app);
 Command add_analyze_command(CLI::App& app);
 Command add_replay_command(CLI::App& app, int argc, char** argv);
 Command add_sweep_command(CLI::App& app);
+Command add_compare_command(CLI::App& app);
 
 // Prints an error to stderr, every line of it after "<who>: " (a scenario's errors are one
 // per line, each with its own file:line).

@@ -19,6 +19,7 @@ int main(int argc, char** argv) {
   const rtb::apps::Command analyze = rtb::apps::add_analyze_command(app);
   const rtb::apps::Command replay = rtb::apps::add_replay_command(app, argc, argv);
   const rtb::apps::Command sweep = rtb::apps::add_sweep_command(app);
+  const rtb::apps::Command compare = rtb::apps::add_compare_command(app);
   CLI11_PARSE(app, argc, argv);
   if (app.got_subcommand("run")) return run();
   if (app.got_subcommand("bench")) return bench();
@@ -26,5 +27,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("analyze")) return analyze();
   if (app.got_subcommand("replay")) return replay();
   if (app.got_subcommand("sweep")) return sweep();
+  if (app.got_subcommand("compare")) return compare();
   return frames();
 }

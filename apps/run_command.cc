@@ -1,9 +1,9 @@
-// rocetb run SCENARIO [--out DIR [--force]] [--seed N] [--set KEY=VALUE ...] [--cc ALGORITHM]
+// rocetb run SCENARIO [--out DIR [--force]] [--no-plots] [--seed N] [--set KEY=VALUE ...] [--cc ALGORITHM]
 //            [--capture WHAT ...] [--capture-snaplen B] [--capture-max-frames N] [--capture-max-bytes S]
 //
 // Loads and validates the scenario (every error names file, line, key and value), runs it
 // in virtual time or, with run.clock = "realtime", on lcores against the TSC, writes the
-// results folder and prints a short table.
+// results folder (with plots and report.html: lib/plots) and prints a short table.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -27,6 +27,7 @@ struct RunArgs {
   bool force = false;
   bool verbose = false;
   bool quiet = false;
+  bool no_plots = false;
   std::optional<std::string> seed;  // as typed: checked against run.seed's range in run()
   std::vector<std::string> set;
   std::string cc;
@@ -58,7 +59,7 @@ int run(const RunArgs& a, const std::string& command_line) {
     print_error("rocetb", s.error().message);
     return 2;
   }
-  RunFolderArgs folder{a.out, tag_overrides(a), a.force, a.verbose, a.capture, a.quiet};
+  RunFolderArgs folder{a.out, tag_overrides(a), a.force, a.verbose, a.capture, !a.no_plots, a.quiet};
   return run_loaded(s.value(), folder, command_line);
 }
 
@@ -79,6 +80,8 @@ Command add_run_command(CLI::App& app, int argc, char** argv) {
   cmd->add_flag("--quiet", args->quiet,
                  "no progress line on stderr (a run longer than a second shows simulated time, speed and "
                  "time left while it goes, when stderr is a terminal)");
+  cmd->add_flag("--no-plots", args->no_plots,
+                 "write no plot-*.png and no report.html (scripts/plot.py DIR draws them later)");
   cmd->add_option("--seed", args->seed, "override run.seed (0 to 2^63-1)");
   cmd->add_option("--set", args->set, "override any key: --set switch.buffer_pool.size=8MB")
       ->expected(1)

@@ -13,6 +13,7 @@
 
 #include "apps/commands.h"
 #include "cc_algos/registry.h"
+#include "plots/plotter.h"
 #include "runtime/pool/eal.h"
 #include "runtime/pool/eal_output.h"
 #include "scenario/warning_summary.h"
@@ -97,16 +98,30 @@ int run_loaded(const scenario::Scenario& s, const RunFolderArgs& a, const std::s
       return 1;
     }
   }
-  if (Status st = testbed::write_results(out, s, report.value()); !st) {
+  // The plots are drawn from the files just written (the table shown meanwhile), before
+  // run.json marks the folder complete and records them (or why they were skipped).
+  if (Status st = testbed::write_result_files(out, s, report.value()); !st) {
     std::fprintf(stderr, "rocetb: %s\n", st.message().c_str());
     return 1;
   }
   testbed::print_table(std::cout, report.value());
   if (extras.print) extras.print(std::cout, report.value());
-  if (const auto& run_json = report.value().run; run_json.contains("stopped_early")) {
-    std::fprintf(stderr, "rocetb: %s\n", run_json["stopped_early"].get<std::string>().c_str());
+  std::cout.flush();
+  const bool draw = a.plots && !plots::disabled_by_environment();
+  const plots::PlotOutcome drawn =
+      draw ? plots::draw_plots(out)
+           : plots::PlotOutcome{{}, {}, a.plots ? "ROCETB_NO_PLOTS is set" : "--no-plots", 0};
+  nlohmann::ordered_json recorded = report.value().run;
+  recorded["plots"] = drawn.to_json();
+  if (Status st = testbed::write_run_json(out, recorded); !st) {
+    std::fprintf(stderr, "rocetb: %s\n", st.message().c_str());
+    return 1;
+  }
+  if (recorded.contains("stopped_early")) {
+    std::fprintf(stderr, "rocetb: %s\n", recorded["stopped_early"].get<std::string>().c_str());
   }
   std::cout << "results: " << out << "\n";
+  if (draw) std::cout << drawn.line(out) << "\n";
   (void)runtime::stop_eal();
   return 0;
 }

@@ -24,6 +24,7 @@ struct RunFolderArgs {
   bool force = false;
   bool verbose = false;
   CaptureArgs capture;
+  bool plots = true;  // false: --no-plots (no plot-*.png, no report.html)
   bool quiet = false;  // no progress line (there is none either when stderr is not a terminal)
 };
 

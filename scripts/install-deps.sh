@@ -10,6 +10,7 @@ packages=(
   nlohmann-json3-dev libpcap-dev
   clang libclang-rt-14-dev libtsan2
   tshark python3-scapy python3-matplotlib
+  chromium  # renders report.html headless in the plots test (tests/plots)
   iproute2 git
 )
 

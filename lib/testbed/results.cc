@@ -41,7 +41,7 @@ std::string warnings_text(const std::vector<std::string>& warnings) {
 
 }  // namespace
 
-Status write_results(const std::string& dir, const scenario::Scenario& s, const RunReport& r) {
+Status write_result_files(const std::string& dir, const scenario::Scenario& s, const RunReport& r) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) return Error{fmt::format("cannot create results folder {}: {}", dir, ec.message())};
@@ -50,9 +50,8 @@ Status write_results(const std::string& dir, const scenario::Scenario& s, const 
   // The series streamed into this folder during the run are finished already: renamed into
   // place in their turn. Otherwise they are written from the kept samples.
   const bool streamed = r.series && r.series->streamed();
-  // Each file whole or not at all (core/write_file.h); run.json last, so that a folder whose
-  // run.json says "complete": true holds every file of that run.
-  for (const char* name : {"summary.json", "effective.json", "flows.csv", "queues.csv", "warnings.txt", "run.json"}) {
+  // Each file whole or not at all (core/write_file.h); run.json comes after (write_run_json).
+  for (const char* name : {"summary.json", "effective.json", "flows.csv", "queues.csv", "warnings.txt"}) {
     const std::string file = name;
     Status st;
     if (file == "flows.csv" || file == "queues.csv") {
@@ -63,11 +62,21 @@ Status write_results(const std::string& dir, const scenario::Scenario& s, const 
     } else if (file == "effective.json") {
       st = write_file_atomically((d / name).string(), json_text(s.effective));
     } else {
-      st = write_file_atomically((d / name).string(), json_text(file == "summary.json" ? r.summary : r.run));
+      st = write_file_atomically((d / name).string(), json_text(r.summary));
     }
     if (!st) return st;
   }
   return {};
+}
+
+// Last, so that a folder whose run.json says "complete": true holds every file of that run.
+Status write_run_json(const std::string& dir, const nlohmann::ordered_json& run) {
+  return write_file_atomically((std::filesystem::path(dir) / "run.json").string(), json_text(run));
+}
+
+Status write_results(const std::string& dir, const scenario::Scenario& s, const RunReport& r) {
+  if (Status st = write_result_files(dir, s, r); !st) return st;
+  return write_run_json(dir, r.run);
 }
 
 void print_table(std::ostream& out, const RunReport& r, size_t max_flows) {

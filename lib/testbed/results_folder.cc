@@ -27,8 +27,8 @@ Status write_run_json(const std::string& dir, const std::string& command_line, c
 
 OwnedFiles run_results_files() {
   return {{"summary.json", "run.json", "effective.json", "flows.csv", "queues.csv", "warnings.txt",
-           "replay.json"},
-          {"capture-"}};
+           "replay.json", "report.html"},
+          {"capture-", "plot-"}};
 }
 
 Expected<bool> prepare_results_folder(const OutFolder& f, const std::string& command_line, const OwnedFiles& extra) {

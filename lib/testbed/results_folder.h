@@ -13,7 +13,7 @@
 
 namespace rtb::testbed {
 
-// Every file `rocetb run` writes into its folder (captures as "capture-*").
+// Every file `rocetb run` writes into its folder (captures as "capture-*", plots as "plot-*").
 OwnedFiles run_results_files();
 
 // `--out DIR` (or the default folder) ready for a run, with the pending run.json in it.

@@ -106,7 +106,7 @@ void Sampler::sample_queues(Time now) {
         total += qc.depth_bytes;
         if (((priorities_ >> q) & 1u) == 0) continue;
         sink_.queue(QueueSample{now, tick_, sw, port, q, qc.depth_bytes, qc.ecn_marked_packets, qc.dropped_packets,
-                         !t_.switch_tx(sw, port).may_start(q, now)});
+                                !t_.switch_tx(sw, port).may_start(q, now), c.ports[port].pfc_tx[q]});
       }
       if (now >= warmup_) sink_.port_depth(PortDepthSample{tick_, sw, port, total});
     }

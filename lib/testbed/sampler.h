@@ -51,6 +51,7 @@ struct QueueSample {
   uint64_t ecn_marked = 0;  // cumulative
   uint64_t drops = 0;       // cumulative
   bool paused = false;      // a received PFC pause holds the queue
+  uint64_t pfc_tx = 0;      // cumulative: PFC frames the port sent for priority `queue`
 };
 
 // A port's egress occupancy (all its queues) at a sample after the warm-up: what the

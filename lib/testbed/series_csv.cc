@@ -21,8 +21,8 @@ void append_flow_row(std::string& out, const FlowSample& x) {
 }
 
 void append_queue_row(std::string& out, const QueueSample& q) {
-  fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{}\n", q.at.ns(), q.sw, q.port, q.queue,
-                 q.depth_bytes, q.ecn_marked, q.drops, q.paused ? 1 : 0);
+  fmt::format_to(std::back_inserter(out), "{},{},{},{},{},{},{},{},{}\n", q.at.ns(), q.sw, q.port, q.queue,
+                 q.depth_bytes, q.ecn_marked, q.drops, q.paused ? 1 : 0, q.pfc_tx);
 }
 
 }  // namespace rtb::testbed

@@ -13,7 +13,7 @@ namespace rtb::testbed {
 // "time_ns,flow,cc_rate_gbps,throughput_gbps,bytes_received,cnp_handled" and the
 // algorithm's state fields, with the line end.
 std::string flows_csv_header(const std::vector<std::string>& cc_state_names);
-inline constexpr const char* kQueuesCsvHeader = "time_ns,switch,port,queue,depth_bytes,ecn_marked,drops,paused\n";
+inline constexpr const char* kQueuesCsvHeader = "time_ns,switch,port,queue,depth_bytes,ecn_marked,drops,paused,pfc_tx_frames\n";
 
 void append_flow_row(std::string& out, const FlowSample& x);
 void append_queue_row(std::string& out, const QueueSample& q);
