@@ -78,6 +78,9 @@ std::vector<std::string> run_arguments(const Plan& plan, const PlannedPoint& p, 
   args.push_back("--out");
   args.push_back(out);
   if (force) args.push_back("--force");
+  // A point's plots and report take seconds each; the sweep draws its own across points,
+  // and scripts/plot.py DIR draws one point's when wanted.
+  args.push_back("--no-plots");
   return args;
 }
 
