@@ -23,7 +23,8 @@ constexpr FoldName kFolds[] = {{"max", Fold::kMax}, {"min", Fold::kMin}, {"sum",
 const char* const kSchema[] = {
     "seed", "duration_ns", "warmup_ns", "window.from_ns", "window.to_ns", "complete", "valid",
     "flows[].id", "flows[].qpn", "flows[].size_bytes", "flows[].start_ns", "flows[].bytes", "flows[].bytes_total",
-    "flows[].throughput_gbps", "flows[].fct_ns", "flows[].goodput_gbps", "flows[].cnp_handled",
+    "flows[].throughput_gbps", "flows[].fct_ns", "flows[].ideal_fct_ns", "flows[].fct_slowdown",
+    "flows[].goodput_gbps", "flows[].cnp_handled",
     "flows[].retransmissions", "flows[].timeouts", "flows[].failed", "flows[].messages",
     "flows[].messages_completed", "flows[].message_completion_ns.mean", "flows[].message_completion_ns.p99",
     "flows[].message_completion_ns.max",
@@ -49,6 +50,9 @@ const char* const kSchema[] = {
     "totals.ecn_marked_data_frames", "totals.cnp_sent", "totals.pfc_frames", "totals.drops", "totals.retransmissions",
     "totals.ecn_marked_total", "totals.cnp_sent_total", "totals.pfc_frames_total", "totals.drops_total",
     "totals.retransmissions_total",
+    "fct_slowdown", "fct_slowdown.flows", "fct_slowdown.mean", "fct_slowdown.p50", "fct_slowdown.p95",
+    "fct_slowdown.p99", "fct_slowdown.max", "fct_slowdown.by_size[].size_max_bytes", "fct_slowdown.by_size[].flows",
+    "fct_slowdown.by_size[].p50", "fct_slowdown.by_size[].p95", "fct_slowdown.by_size[].p99",
 };
 
 [[noreturn]] void fail(const std::string& text, const std::string& why) { throw Error{fmt::format("--metrics {}: {}", text, why)}; }
