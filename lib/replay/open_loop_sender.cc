@@ -48,7 +48,7 @@ void OpenLoopSender::run_timed() {
       burst[n++] = take();
     }
     if (n == 0) continue;
-    if (!send(burst, due, n, now)) return;
+    if (!send(burst, due, n)) return;
   }
 }
 
@@ -57,14 +57,14 @@ void OpenLoopSender::run_top_speed() {
   while (more() && !stop_requested()) {
     uint16_t n = 0;
     while (n < plan_.burst && more()) burst[n++] = take();
-    if (!send(burst, nullptr, n, Time::zero())) return;
+    if (!send(burst, nullptr, n)) return;
   }
 }
 
-bool OpenLoopSender::send(rte_mbuf** frames, const Time* due, uint16_t n, Time now) {
+bool OpenLoopSender::send(rte_mbuf** frames, const Time* due, uint16_t n) {
   uint16_t done = port_.tx(frames, n);
   ++counters_.tx_calls;
-  if (due != nullptr) record(due, 0, done, now);
+  if (due != nullptr) record(due, 0, done);
   uint64_t stall_since = 0;
   while (done < n) {
     ++counters_.short_calls;
@@ -78,10 +78,9 @@ bool OpenLoopSender::send(rte_mbuf** frames, const Time* due, uint16_t n, Time n
       counters_.stalled = true;
       return false;
     }
-    const Time at = due != nullptr ? clock_.now() : Time::zero();
     const uint16_t k = port_.tx(frames + done, n - done);
     ++counters_.tx_calls;
-    if (due != nullptr) record(due, done, done + k, at);
+    if (due != nullptr) record(due, done, done + k);
     if (k > 0) stall_since = 0;
     done += k;
   }
@@ -98,7 +97,12 @@ bool OpenLoopSender::wait_or_stall(uint64_t& stall_since) {
   return t - stall_since < stall_ticks_;
 }
 
-void OpenLoopSender::record(const Time* due, uint16_t from, uint16_t to, Time at) {
+// The port took frames [from, to) at some instant of the call that just returned: the clock
+// read now bounds each one's error from above (a preemption inside or before the call
+// counts, as it delays the frame on the wire).
+void OpenLoopSender::record(const Time* due, uint16_t from, uint16_t to) {
+  if (from == to) return;
+  const Time at = clock_.now();
   for (uint16_t i = from; i < to; ++i) error_.record(at - due[i]);
 }
 

