@@ -183,6 +183,31 @@ def overlay_queues(folders, out, plt, colors):
     return _save(fig, out, "compare-queues.png", plt)
 
 
+def overlay_fct(folders, out, plt, colors):
+    """FCT slowdown against flow size, one line per folder, as the HPCC paper's Figure 11
+    (Li et al., SIGCOMM 2019): summary.json fct_slowdown.by_size, groups of equal flow count,
+    each drawn at its largest size."""
+    groups = [(f.summary.get("fct_slowdown") or {}).get("by_size") or [] for f in folders]
+    if not any(groups):
+        return None
+    fig, axes = plt.subplots(1, 3, figsize=(15, 4.6), sharex=True, squeeze=False)
+    for ax, q in zip(axes[0], ("p50", "p95", "p99")):
+        for i, (f, g) in enumerate(zip(folders, groups)):
+            if g:
+                ax.plot([b["size_max_bytes"] for b in g], [b[q] for b in g], color=colors[i], marker="o",
+                        markersize=3, linewidth=1.2, label=f"{chr(65 + i)}: {f.name}")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_title(f"{q} FCT slowdown", fontsize="medium")
+        ax.set_xlabel("flow size (bytes, largest of each group)")
+        ax.grid(alpha=0.3, which="both")
+    axes[0, 0].set_ylabel("FCT / ideal FCT alone")
+    axes[0, 0].legend(fontsize="x-small", loc="upper left")
+    fig.suptitle("flow completion slowdown by flow size (groups of equal flow count)")
+    fig.tight_layout()
+    return _save(fig, out, "compare-fct.png", plt)
+
+
 def _save(fig, out, name, plt):
     fig.savefig(os.path.join(out, name), dpi=100)
     plt.close(fig)
@@ -196,4 +221,6 @@ def plots(folders, out):
     import matplotlib.pyplot as plt
 
     colors = plt.get_cmap("tab10").colors
-    return [p for p in (overlay_flows(folders, out, plt, colors), overlay_queues(folders, out, plt, colors)) if p]
+    drawn = (overlay_flows(folders, out, plt, colors), overlay_queues(folders, out, plt, colors),
+             overlay_fct(folders, out, plt, colors))
+    return [p for p in drawn if p]

@@ -272,6 +272,29 @@ TEST_F(Plots, CompareTwoKminRunsGivesTheTableAndNamesTheChangedKey) {
   const json s = image_stats(out / "compare-queues.png");
   EXPECT_GT(s["tab10"]["blue"].get<int>(), 200);
   EXPECT_GT(s["tab10"]["orange"].get<int>(), 200);
+  EXPECT_FALSE(fs::exists(out / "compare-fct.png")) << "no flow finished: nothing to draw";
+}
+
+// Finite flows under two algorithms: the FCT slowdown by flow size of each, overlaid.
+TEST_F(Plots, CompareDrawsFctSlowdownBySizeWhenFlowsFinished) {
+  std::vector<fs::path> runs;
+  for (const char* algorithm : {"dcqcn", "hpcc"}) {
+    runs.push_back(dir_ / algorithm);
+    const auto [rc, text] = run_shell(rocetb() + " run " + rtb::apps::testing::source_root() +
+                                      "/scenarios/cc_compare_incast.toml --set 'traffic[0].bytes=\"200KB\"'"
+                                      " --set 'run.duration=\"1ms\"' --set 'cc.algorithm=\"" + algorithm +
+                                      "\"' --no-plots --out " + runs.back().string());
+    ASSERT_EQ(rc, 0) << text;
+    ASSERT_GT(read_json(runs.back() / "summary.json")["fct_slowdown"]["by_size"].size(), 0u);
+  }
+  const fs::path out = dir_ / "cmp";
+  const auto [rc, text] = run_shell(rocetb() + " compare " + runs[0].string() + " " + runs[1].string() +
+                                    " --out " + out.string());
+  ASSERT_EQ(rc, 0) << text;
+  ASSERT_TRUE(fs::exists(out / "compare-fct.png")) << text;
+  const json s = image_stats(out / "compare-fct.png");
+  EXPECT_GT(s["tab10"]["blue"].get<int>(), 50);
+  EXPECT_GT(s["tab10"]["orange"].get<int>(), 50);
 }
 
 TEST_F(Plots, CompareRefusesBadInputInOneLine) {
