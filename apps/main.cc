@@ -20,7 +20,11 @@ int main(int argc, char** argv) {
   const rtb::apps::Command replay = rtb::apps::add_replay_command(app, argc, argv);
   const rtb::apps::Command sweep = rtb::apps::add_sweep_command(app);
   const rtb::apps::Command compare = rtb::apps::add_compare_command(app);
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return rtb::apps::command_line_error(app, e);
+  }
   if (app.got_subcommand("run")) return run();
   if (app.got_subcommand("bench")) return bench();
   if (app.got_subcommand("plan")) return plan();

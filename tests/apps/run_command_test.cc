@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -47,6 +48,34 @@ TEST(RunCommand, ASeedOutsideRunSeedsRangeIsRefused) {
     EXPECT_EQ(r.out, std::string("rocetb: --seed ") + seed +
                          ": expected a whole number from 0 to 9223372036854775807 (as run.seed)\n");
   }
+}
+
+// What CLI11 refuses (an unknown option or subcommand, a missing file) is one line and exit 2
+// like every other bad input, naming the subcommand whose --help lists the options.
+TEST(RunCommand, CommandLineErrorsAreOneLineWithExit2) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string out;
+  };
+  for (const Case& c : std::vector<Case>{
+           {{"run", "scenarios/default.toml", "--turbo"},
+            "rocetb run: The following argument was not expected: --turbo; `rocetb run --help` lists the options\n"},
+           {{"run", "/nonexistent/x.toml"},
+            "rocetb run: scenario: File does not exist: /nonexistent/x.toml; `rocetb run --help` lists the options\n"},
+           {{"bench"}, "rocetb bench: SUBCOMMAND: expected one of tx rx switch loop sim; `rocetb bench --help` lists the "
+                       "options\n"}}) {
+    SCOPED_TRACE(c.args.back());
+    const auto r = run_rocetb(c.args);
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_EQ(r.out, c.out);
+  }
+  const auto none = run_rocetb({});
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_THAT(none.out, HasSubstr("rocetb: SUBCOMMAND: expected one of run frames bench plan"));
+  EXPECT_EQ(std::count(none.out.begin(), none.out.end(), '\n'), 1) << none.out;
+  const auto help = run_rocetb({"run", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  EXPECT_THAT(help.out, HasSubstr("Usage:"));
 }
 
 TEST(RunCommand, AFifoAsTheScenarioIsRefusedNotWaitedOn) {
