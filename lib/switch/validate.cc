@@ -58,17 +58,26 @@ class Checker {
   }
 
   void check_maps() {
-    for (int i = 0; i < 64; ++i) {
-      if (c_.maps.dscp_to_tc[i] >= kPriorities)
-        error("DSCP_TO_TC_MAP {} = {}: expected a traffic class 0..7", i, c_.maps.dscp_to_tc[i]);
-    }
-    for (int i = 0; i < kPriorities; ++i) {
-      if (c_.maps.dot1p_to_tc[i] >= kPriorities)
-        error("DOT1P_TO_TC_MAP {} = {}: expected a traffic class 0..7", i, c_.maps.dot1p_to_tc[i]);
-      if (c_.maps.tc_to_pg[i] >= kPriorities)
-        error("TC_TO_PRIORITY_GROUP_MAP {} = {}: expected a priority group 0..7", i, c_.maps.tc_to_pg[i]);
+    check_map_ranges(c_.maps, "");
+    for (const PortConfig& p : c_.ports) {
+      if (p.maps) check_map_ranges(*p.maps, "PORT_QOS_MAP|" + p.name + " ");
     }
     if (!c_.maps.trust_dot1p_when_tagged) check_lossless_reachable();
+  }
+
+  void check_map_ranges(const QosMaps& m, const std::string& port) {
+    for (int i = 0; i < 64; ++i) {
+      if (m.dscp_to_tc[i] >= kPriorities)
+        error("{}DSCP_TO_TC_MAP {} = {}: expected a traffic class 0..7", port, i, m.dscp_to_tc[i]);
+    }
+    for (int i = 0; i < kPriorities; ++i) {
+      if (m.dot1p_to_tc[i] >= kPriorities)
+        error("{}DOT1P_TO_TC_MAP {} = {}: expected a traffic class 0..7", port, i, m.dot1p_to_tc[i]);
+      if (m.tc_to_pg[i] >= kPriorities)
+        error("{}TC_TO_PRIORITY_GROUP_MAP {} = {}: expected a priority group 0..7", port, i, m.tc_to_pg[i]);
+      if (m.tc_to_queue[i] >= kPriorities)
+        error("{}TC_TO_QUEUE_MAP {} = {}: expected a queue 0..7", port, i, m.tc_to_queue[i]);
+    }
   }
 
   // Trust dscp: a lossless TC no DSCP maps to carries nothing. A warning, not an error:
