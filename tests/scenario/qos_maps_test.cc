@@ -190,6 +190,11 @@ TEST(QosMaps, ALosslessTcInAQueueItsPfcDoesNotPauseIsFlagged) {
   EXPECT_TRUE(any_warning(bad, "traffic[0]: dscp 26 maps to TC 3 and TC 3 to queue 1 (switch.tc_to_queue_map), "
                                "which the PFC of TC 3's priority group (pg3) does not pause: PFC for priority n "
                                "pauses queue n: a lossless class whose DSCP maps to a queue without PFC"));
+  // The switch's own check, with or without flows.
+  EXPECT_TRUE(any_warning(bad, "switch sw0: TC_TO_QUEUE_MAP 3 = 1: lossless TC 3 goes to queue 1, which the PFC of "
+                               "its priority group pg3 does not pause (PFC for priority n pauses queue n)"));
+  const Scenario port = load_ok(with("[switch.port_qos.\"Ethernet4\"]\ntc_to_queue_map = { \"3\" = 3 }\n"));
+  EXPECT_TRUE(any_warning(port, "PORT_QOS_MAP|Ethernet4 TC_TO_QUEUE_MAP 4 = 0: lossless TC 4 goes to queue 0"));
   const Scenario good = load_ok(with("[switch.tc_to_queue_map]\n\"3\" = 3\n\"4\" = 4\n\"6\" = 1\n" + flows));
   EXPECT_FALSE(any_warning(good, "queue without PFC"));
 }
