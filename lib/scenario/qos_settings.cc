@@ -53,20 +53,24 @@ struct PortView {
   std::string at;        // "" or " at port Ethernet4"
 };
 
-// Every distinct set of maps the switches use: the [switch] one first, then each port's own.
+// Every distinct set of maps the switches use: the [switch] one first (if a port uses it),
+// then each port's own.
 std::vector<PortView> port_views(const Scenario& s) {
   const sw::SwitchConfig& c = s.topology.switches.front().config;
   std::vector<PortView> views{{&c.maps, c.pfc_enable, "switch.", "switch.", ""}};
+  bool switch_maps_used = false;
   std::set<std::string> seen;
   for (const SwitchNode& n : s.topology.switches) {
     for (size_t p = 0; p < n.config.ports.size(); ++p) {
       const sw::PortConfig& port = n.config.ports[p];
+      switch_maps_used = switch_maps_used || (!port.maps && !port.pfc_enable);
       if ((!port.maps && !port.pfc_enable) || !seen.insert(port.name).second) continue;
       const std::string keys = "switch.port_qos." + port.name + ".";
       views.push_back({&n.config.port_maps(p), n.config.port_pfc_enable(p), port.maps ? keys : "switch.",
                        port.pfc_enable ? keys : "switch.", " at port " + port.name});
     }
   }
+  if (!switch_maps_used) views.erase(views.begin());
   return views;
 }
 

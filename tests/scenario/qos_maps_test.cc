@@ -174,7 +174,8 @@ TEST(QosMaps, PortQosErrorsAreOneLineAtTheirKeys) {
                          "'switch.port_qos.Ethernet4.trust'?)"));
   EXPECT_EQ(load_error(with("[switch.port_qos.\"Ethernet4\"]\ntc_to_queue_map = { \"3\" = 8 }\n")),
             "t.toml:6: switch.port_qos.Ethernet4.tc_to_queue_map.3: 8 is out of range: expected 0..7");
-  EXPECT_THAT(load_error(with("[switch.port_qos]\nEthernet4 = 3\n")), StartsWith("t.toml:6: switch.port_qos.Ethernet4: "));
+  EXPECT_THAT(load_error(with("[switch.port_qos]\nEthernet4 = 3\n")),
+              StartsWith("t.toml:6: switch.port_qos.Ethernet4: "));
   // A lossless TC of the port in a PG whose buffer profile is lossy (pg5: no lossless TC
   // maps to it in [switch]).
   EXPECT_THAT(load_error(with("[switch.port_qos.\"Ethernet4\"]\ntc_to_pg_map = { \"3\" = 5, \"4\" = 4 }\n")),
@@ -208,6 +209,15 @@ TEST(QosMaps, APortsOwnMapSendingALosslessDscpOffPfcIsFlaggedAtThatPort) {
   const Scenario pfc = load_ok(with("[switch.port_qos.\"Ethernet8\"]\npfc_enable = [4]\n" + flows));
   EXPECT_TRUE(any_warning(pfc, "traffic[0]: dscp 26 maps to TC 3 at port Ethernet8 (switch.dscp_to_tc_map), which "
                                "has no PFC (switch.port_qos.Ethernet8.pfc_enable = [4])"));
+}
+
+TEST(QosMaps, TheSwitchsMapsAreNotCheckedWhenEveryPortHasItsOwn) {
+  std::string text = "[switch.dscp_to_tc_map]\n\"26\" = 0\n";  // unused: every port maps 26 itself
+  for (int p = 0; p < 4; ++p) {
+    text += "[switch.port_qos.\"Ethernet" + std::to_string(4 * p) + "\"]\ndscp_to_tc_map = { \"26\" = 3 }\n";
+  }
+  const std::string flows = "[[traffic]]\npattern = \"incast\"\nreceiver = \"h3\"\nsenders = 2\n";
+  EXPECT_FALSE(any_warning(load_ok(with(text + flows)), "a lossless class whose DSCP maps to a queue without PFC"));
 }
 
 TEST(QosMaps, NcclIbTcIsTheTosByteAndGivesTheDscp) {
