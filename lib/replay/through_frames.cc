@@ -127,7 +127,12 @@ const sw::QosMaps& first_hop_maps(const scenario::Scenario& s, uint32_t host) {
   static const sw::QosMaps defaults = sw::default_qos_maps();
   const scenario::Link& l = s.topology.links[s.topology.hosts[host].link];
   const scenario::NodeRef far = l.a.node == scenario::NodeRef{scenario::NodeKind::kHost, host} ? l.b.node : l.a.node;
-  return far.kind == scenario::NodeKind::kSwitch ? s.topology.switches[far.index].config.maps : defaults;
+  if (far.kind != scenario::NodeKind::kSwitch) return defaults;
+  const scenario::SwitchNode& sw = s.topology.switches[far.index];
+  for (size_t p = 0; p < sw.port_links.size(); ++p) {  // the port's own maps, if it has them
+    if (sw.port_links[p] == s.topology.hosts[host].link) return sw.config.port_maps(p);
+  }
+  return sw.config.maps;
 }
 
 Expected<ThroughFrames> load_through_frames(const std::string& path, const scenario::Scenario& s,

@@ -55,8 +55,9 @@ struct ThroughFrames {
   std::string read_error;  // a truncated or corrupt file: the frames before the fault are kept
 };
 
-// The QoS maps of the switch at the far end of a host's cable (the defaults when the cable
-// goes straight to another host): they give each injected frame its priority.
+// The QoS maps of the switch port at the far end of a host's cable (the port's own or its
+// switch's; the defaults when the cable goes straight to another host): they give each
+// injected frame its priority.
 const sw::QosMaps& first_hop_maps(const scenario::Scenario& s, uint32_t host);
 
 Expected<ThroughFrames> load_through_frames(const std::string& path, const scenario::Scenario& s,

@@ -49,17 +49,25 @@ json aqm_json(const sw::SwitchConfig& c, int q) {
   return j;
 }
 
+json maps_json(const sw::QosMaps& m) {
+  return {{"trust", trust_name(m)}, {"dscp_to_tc", m.dscp_to_tc},  // index: DSCP
+          {"dot1p_to_tc", m.dot1p_to_tc}, {"tc_to_pg", m.tc_to_pg}, {"tc_to_queue", m.tc_to_queue}};
+}
+
+json pfc_json(uint8_t pfc_enable) {
+  json list = json::array();
+  for (int p = 0; p < sw::kPriorities; ++p) {
+    if ((pfc_enable >> p) & 1u) list.push_back(p);
+  }
+  return list;
+}
+
 json qos_json(const sw::SwitchConfig& c) {
   json j;
   j["buffer_pool"] = {{"size_bytes", c.pool.size.count()}, {"xoff_bytes", c.pool.xoff.count()},
                       {"lossy_size_bytes", c.pool.lossy_size.count()}, {"cell_bytes", c.pool.cell.count()}};
-  json pfc_enable = json::array();
-  for (int p = 0; p < sw::kPriorities; ++p) {
-    if (c.lossless_tc(p)) pfc_enable.push_back(p);
-  }
-  j["pfc_enable"] = pfc_enable;
-  j["qos_maps"] = {{"trust", trust_name(c.maps)}, {"dscp_to_tc", c.maps.dscp_to_tc},  // index: DSCP
-                   {"dot1p_to_tc", c.maps.dot1p_to_tc}, {"tc_to_pg", c.maps.tc_to_pg}};
+  j["pfc_enable"] = pfc_json(c.pfc_enable);
+  j["qos_maps"] = maps_json(c.maps);
   for (int q = 0; q < sw::kPriorities; ++q) {
     j["pg"].push_back(pg_json(c.pg[q]));
     j["egress"].push_back(threshold_json(c.egress[q].mode, c.egress[q].static_th, c.egress[q].dynamic_th));
@@ -84,8 +92,12 @@ json switch_json(const SwitchNode& s) {
   j["name"] = s.name;
   for (size_t p = 0; p < s.config.ports.size(); ++p) {
     const sw::PortConfig& port = s.config.ports[p];
-    j["ports"].push_back({{"name", port.name}, {"rate_bps", port.rate.bps()}, {"mtu_bytes", port.mtu},
-                          {"propagation_ns", ns_json(port.propagation)}, {"link", s.port_links[p]}});
+    json pj = {{"name", port.name}, {"rate_bps", port.rate.bps()}, {"mtu_bytes", port.mtu},
+               {"propagation_ns", ns_json(port.propagation)}, {"link", s.port_links[p]}};
+    // A port's own PORT_QOS_MAP; without them it uses the switch's (above).
+    if (port.maps) pj["qos_maps"] = maps_json(*port.maps);
+    if (port.pfc_enable) pj["pfc_enable"] = pfc_json(*port.pfc_enable);
+    j["ports"].push_back(pj);
   }
   for (const sw::Route& r : s.config.routes) {
     j["routes"].push_back({{"prefix", format_ipv4(r.prefix) + "/" + std::to_string(r.prefix_len)}, {"ports", r.ports}});

@@ -30,6 +30,22 @@ void read_requester(Table& t, host::RequesterConfig& r, bool tagged, uint32_t po
 
 }  // namespace
 
+uint8_t read_traffic_class(Table& t, uint8_t def) {
+  const auto dscp = t.opt_integer("dscp", 0, 63);
+  const auto tc = t.opt_integer("nccl_ib_tc", 0, 255);
+  if (dscp && tc) {
+    t.fail("nccl_ib_tc", fmt::format("{} and {} are both given: expected one of them (nccl_ib_tc {} is DSCP {})",
+                                     t.key_path("dscp"), t.key_path("nccl_ib_tc"), *tc, *tc >> 2));
+  }
+  if (tc && (*tc & 3) != 0) {
+    t.fail_value("nccl_ib_tc", fmt::format("sets the ECN bits of the ToS byte ({} & 3 = {}): expected a multiple of "
+                                           "4, DSCP x 4 (such as 104 for DSCP 26); the NIC sets ECN itself",
+                                           *tc, *tc & 3));
+  }
+  if (tc) return static_cast<uint8_t>(*tc >> 2);
+  return dscp ? static_cast<uint8_t>(*dscp) : def;
+}
+
 HostSettings read_host_settings(std::optional<Table> t, uint32_t port_mtu) {
   HostSettings s;
   if (!t) return s;
@@ -50,6 +66,7 @@ HostSettings read_host_settings(std::optional<Table> t, uint32_t port_mtu) {
     t->fail_value("pacer_slot", "is out of range: expected 1ps..10us");
   }
   s.first_qpn = static_cast<uint32_t>(t->integer("first_qpn", 1, 0xFF'0000, s.first_qpn));
+  s.dscp = read_traffic_class(*t, s.dscp);
   t->finish();
   return s;
 }

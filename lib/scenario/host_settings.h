@@ -17,7 +17,13 @@ struct HostSettings {
   Time pacer_slot = Time::ns(1);
   bool vlan_tagged = false;
   uint32_t first_qpn = 0x100;
+  uint8_t dscp = 26;  // the default DSCP of every [[traffic]] entry (dscp or nccl_ib_tc)
 };
+
+// The DSCP `t` gives: `dscp` (0..63) or `nccl_ib_tc` (NCCL_IB_TC, the IP ToS byte the NIC
+// writes: DSCP = tc >> 2, so 104 is DSCP 26; its two ECN bits must be 0, the NIC sets
+// ECN itself), not both; `def` when neither is given.
+uint8_t read_traffic_class(Table& t, uint8_t def);
 
 // Checks the path MTU's largest frame against the topology's port MTU.
 HostSettings read_host_settings(std::optional<Table> t, uint32_t port_mtu);

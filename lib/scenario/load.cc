@@ -76,10 +76,11 @@ void check_name(Table& top, const std::string& name) {
   }
 }
 
-std::vector<Flow> read_flows(Table& top, Scenario& s, const std::string& base_dir, const TrafficSource* source) {
+std::vector<Flow> read_flows(Table& top, Scenario& s, const std::string& base_dir, const TrafficSource* source,
+                             uint8_t dscp) {
   if (source == nullptr) {
     std::vector<Table> traffic = top.tables("traffic");
-    return read_traffic(traffic, TrafficContext{&s.topology, &s.run, base_dir, &s.warnings});
+    return read_traffic(traffic, TrafficContext{&s.topology, &s.run, base_dir, &s.warnings, dscp});
   }
   Expected<std::vector<Flow>> flows = (*source)(s.topology, s.run, s.warnings);
   if (!flows) throw LoadError{flows.error().message};
@@ -100,14 +101,15 @@ Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed
   std::optional<Table> topo_table = top.table("topology");
   if (!topo_table) top.origin().fail_file("topology", "missing: expected a [topology] table with a kind");
   s.topology = read_topology(*topo_table);
-  apply_host_settings(s.topology, read_host_settings(top.table("host"), s.topology.mtu), s.run.seed);
+  const HostSettings host = read_host_settings(top.table("host"), s.topology.mtu);
+  apply_host_settings(s.topology, host, s.run.seed);
   apply_switch_settings(s.topology, read_switch_settings(top.table("switch")), *topo_table);
   const std::string base_dir = path.parent_path().string();
   std::vector<std::string> errors;
   keep_going(errors, [&] { validate_switches(s, top, s.warnings); });
   keep_going(errors, [&] { s.cc = read_cc(top.table("cc"), base_dir, s.warnings); });
   throw_kept(errors);
-  s.flows = read_flows(top, s, base_dir, source);
+  s.flows = read_flows(top, s, base_dir, source, host.dscp);
   std::vector<Table> faults = top.tables("faults");
   s.faults = read_faults(faults, s.topology, s.run);
   s.realtime = read_realtime(top.table("realtime"), s.topology);

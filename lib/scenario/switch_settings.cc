@@ -101,10 +101,11 @@ uint8_t priority_bits(const std::vector<int64_t>& list) {
 
 }  // namespace
 
-sw::SwitchConfig read_switch_settings(std::optional<Table> t) {
-  sw::SwitchConfig c = sw::tuning_guide_config(0, Rate::gbps(100));
-  if (!t) return c;
-  if (auto list = t->opt_integers("pfc_enable", 0, sw::kPriorities - 1)) c.pfc_enable = priority_bits(*list);
+SwitchSettings read_switch_settings(std::optional<Table> t) {
+  SwitchSettings settings{sw::tuning_guide_config(0, Rate::gbps(100)), {}};
+  sw::SwitchConfig& c = settings.config;
+  if (!t) return settings;
+  if (const auto bits = read_pfc_enable(*t)) c.pfc_enable = *bits;
   read_qos_maps(*t, c.maps);  // before the PGs: lossless_pg() follows tc_to_pg
   const uint8_t wred_queues =
       priority_bits(t->opt_integers("wred_queues", 0, sw::kPriorities - 1).value_or(std::vector<int64_t>{}));
@@ -130,13 +131,14 @@ sw::SwitchConfig read_switch_settings(std::optional<Table> t) {
     c.wred[i] = marked ? std::optional<sw::WredProfile>(wred) : std::nullopt;
   }
   read_aqm_settings(*t, wred, c);
+  settings.port_qos = read_port_qos(t->table("port_qos"), c);
   t->finish();
-  return c;
+  return settings;
 }
 
-void apply_switch_settings(Topology& topo, const sw::SwitchConfig& settings, const Table& topology_table) {
+void apply_switch_settings(Topology& topo, const SwitchSettings& settings, const Table& topology_table) {
   for (SwitchNode& s : topo.switches) {
-    s.config = settings;
+    s.config = settings.config;
     s.config.name = s.name;
     s.config.ports.clear();
     for (size_t p = 0; p < s.port_links.size(); ++p) {
@@ -149,6 +151,7 @@ void apply_switch_settings(Topology& topo, const sw::SwitchConfig& settings, con
       s.config.ports.push_back(port);
     }
   }
+  apply_port_qos(settings.port_qos, topo);
   const std::string error = compute_routes(topo);
   if (!error.empty()) topology_table.fail("links", error);
 }

@@ -9,17 +9,23 @@
 #include <string>
 #include <vector>
 
+#include "scenario/port_qos.h"
 #include "scenario/scenario.h"
 #include "scenario/toml_table.h"
 
 namespace rtb::scenario {
 
+struct SwitchSettings {
+  sw::SwitchConfig config;   // without ports or routes
+  PortQosSettings port_qos;  // [switch.port_qos]: per-port maps, applied once ports exist
+};
+
 // The settings without ports or routes. `t` may be absent (all defaults).
-sw::SwitchConfig read_switch_settings(std::optional<Table> t);
+SwitchSettings read_switch_settings(std::optional<Table> t);
 
 // Copies `settings` into every switch with its ports (from its links: rate, propagation,
-// the topology MTU, named Ethernet0, Ethernet4, ...) and its routes (routes.h); a
-// disconnected topology fails at `topology_table`.
-void apply_switch_settings(Topology& topo, const sw::SwitchConfig& settings, const Table& topology_table);
+// the topology MTU, named Ethernet0, Ethernet4, ...), the ports' own QoS (port_qos.h) and
+// its routes (routes.h); a disconnected topology fails at `topology_table`.
+void apply_switch_settings(Topology& topo, const SwitchSettings& settings, const Table& topology_table);
 
 }  // namespace rtb::scenario

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "scenario/host_settings.h"
 #include "scenario/streams.h"
 
 namespace rtb::scenario {
@@ -28,7 +29,7 @@ std::vector<Flow> read_entry(Table& t, uint32_t index, const TrafficContext& ctx
   EntryContext e{&ctx, Flow{}, Time::zero(), Rng(ctx.run->seed, kStreamTraffic + index)};
   e.proto.traffic = index;
   e.proto.priority = static_cast<uint8_t>(t.integer("priority", 0, 7, e.proto.priority));
-  e.proto.dscp = static_cast<uint8_t>(t.integer("dscp", 0, 63, e.proto.dscp));
+  e.proto.dscp = read_traffic_class(t, ctx.dscp);
   e.start = t.time("start", Time::zero());
   if (e.start >= ctx.run->duration) {
     t.fail_value("start", fmt::format("is not before the end of the run (run.duration = {} ns): expected an earlier start",
@@ -44,7 +45,7 @@ std::vector<Flow> read_entry(Table& t, uint32_t index, const TrafficContext& ctx
 
 }  // namespace
 
-// pattern = "explicit": flows = [{src, dst, bytes, start, priority, dscp}, ...]; every
+// pattern = "explicit": flows = [{src, dst, bytes, start, priority, dscp or nccl_ib_tc}, ...]; every
 // key but src and dst defaults to the entry's.
 std::vector<Flow> explicit_flows(Table& t, EntryContext& e) {
   const Topology& topo = *e.ctx->topology;
@@ -59,7 +60,7 @@ std::vector<Flow> explicit_flows(Table& t, EntryContext& e) {
     flow.size = read_size(f);
     flow.start = e.start + f.time("start", Time::zero());
     flow.priority = static_cast<uint8_t>(f.integer("priority", 0, 7, flow.priority));
-    flow.dscp = static_cast<uint8_t>(f.integer("dscp", 0, 63, flow.dscp));
+    flow.dscp = read_traffic_class(f, flow.dscp);
     if (flow.start >= e.ctx->run->duration) f.fail_value("start", "is not before the end of the run: expected an earlier start");
     f.finish();
     flows.push_back(flow);

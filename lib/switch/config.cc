@@ -59,6 +59,7 @@ QosMaps default_qos_maps() {
   for (int i = 0; i < kPriorities; ++i) {
     m.dot1p_to_tc[i] = static_cast<uint8_t>(i);
     m.tc_to_pg[i] = static_cast<uint8_t>(i);
+    m.tc_to_queue[i] = static_cast<uint8_t>(i);
   }
   return m;
 }

@@ -3,17 +3,21 @@
 //
 //   BUFFER_POOL        -> BufferPoolConfig   (ingress_lossless_pool, egress_lossy_pool)
 //   BUFFER_PROFILE     -> PgProfile (ingress priority groups), EgressProfile (queues)
-//   DSCP_TO_TC_MAP, DOT1P_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP -> QosMaps
+//   DSCP_TO_TC_MAP, DOT1P_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP, TC_TO_QUEUE_MAP -> QosMaps
 //   PORT_QOS_MAP pfc_enable -> SwitchConfig::pfc_enable
+//   PORT_QOS_MAP|<port>  -> PortConfig::maps, PortConfig::pfc_enable (one port's own)
 //   WRED_PROFILE       -> WredProfile (green colour: RoCE traffic is not policed); other
 //                         AQMs (step, PIE) per queue: aqm/profiles.h
 //   SCHEDULER          -> SchedulerConfig (STRICT or DWRR with a weight)
 //   PFC_WD             -> PfcWdConfig
 //
-// The QoS settings apply to every port; ports differ in rate, MTU and cable. The TOML
-// scenario loader fills these structs and calls validate() (validate.h) before anything
-// starts. Priority n, traffic class n and egress queue n are the same number
-// (PFC_PRIORITY_TO_QUEUE_MAP is the identity).
+// The QoS settings apply to every port unless a port has its own maps or pfc_enable
+// (PORT_QOS_MAP binds maps per port); buffer profiles are the switch's. Ports differ in
+// rate, MTU and cable. The TOML scenario loader fills these structs and calls validate()
+// (validate.h) before anything starts. A traffic class is the PFC priority of the same
+// number (pfc_enable lists both); TC_TO_QUEUE_MAP puts it in an egress queue, and a
+// received PFC frame for priority n pauses egress queue n (PFC_PRIORITY_TO_QUEUE_MAP is the
+// identity), so a lossless TC must stay in its own queue to be paused.
 #pragma once
 
 #include <array>
@@ -127,10 +131,11 @@ struct QosMaps {
   std::array<uint8_t, 64> dscp_to_tc{};             // DSCP_TO_TC_MAP
   std::array<uint8_t, kPriorities> dot1p_to_tc{};   // DOT1P_TO_TC_MAP
   std::array<uint8_t, kPriorities> tc_to_pg{};      // TC_TO_PRIORITY_GROUP_MAP
+  std::array<uint8_t, kPriorities> tc_to_queue{};   // TC_TO_QUEUE_MAP
   bool trust_dot1p_when_tagged = true;  // tagged frames: PCP decides, else DSCP
 };
 // SONiC AZURE-like defaults, with RoCE's DSCP 26 on TC 3: DSCP 3, 26 -> 3; 4 -> 4;
-// 46 -> 5; 48 -> 6; the rest 0. PCP n -> TC n; TC n -> PG n.
+// 46 -> 5; 48 -> 6; the rest 0. PCP n -> TC n; TC n -> PG n; TC n -> queue n.
 QosMaps default_qos_maps();
 
 struct PortConfig {
@@ -140,6 +145,12 @@ struct PortConfig {
   uint32_t peer_mtu = 0;            // largest frame the neighbour sends; 0 = same as mtu
   Time propagation = Time::ns(35);  // one-way cable delay (7 m at 5 ns/m)
   std::optional<Rate> shaper;       // port shaper (SCHEDULER pir); default the line rate
+  // PORT_QOS_MAP|<port>: this port's own maps (classification of the frames it receives:
+  // TC, ingress PG, egress queue) and pfc_enable (the priorities whose PGs send PFC from
+  // this port and whose pauses its PFC watchdog watches). Absent: the switch's. Buffer
+  // profiles (which PGs have headroom, which queues are lossy) stay the switch's.
+  std::optional<QosMaps> maps;
+  std::optional<uint8_t> pfc_enable;
 };
 
 // A route: destination prefix -> equal-cost egress ports (ECMP).
@@ -174,6 +185,9 @@ struct SwitchConfig {
   uint8_t int_dscp = kNoIntDscp;
 
   bool lossless_tc(int tc) const { return (pfc_enable >> tc) & 1u; }
+  // One port's maps and pfc_enable: its own, else the switch's.
+  const QosMaps& port_maps(size_t port) const { return ports[port].maps ? *ports[port].maps : maps; }
+  uint8_t port_pfc_enable(size_t port) const { return ports[port].pfc_enable.value_or(pfc_enable); }
   bool lossless_pg(int pg) const;  // some lossless TC maps to it
   uint32_t peer_mtu(const PortConfig& p) const { return p.peer_mtu ? p.peer_mtu : p.mtu; }
 };

@@ -15,6 +15,7 @@ struct QueuedFrame {
   uint32_t bytes = 0;      // frame length without FCS
   uint16_t in_port = 0;    // for the MMU release and PFC XON
   uint8_t pg = 0;
+  uint8_t tc = 0;          // for PFC XON: lossless at in_port or not
   uint8_t l3_offset = 0;   // IPv4 header offset (for marking CE at dequeue)
 };
 

@@ -50,8 +50,14 @@ Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, runtime::MbufP
       queues_(static_cast<uint32_t>(config_.ports.size() * kPriorities),
               static_cast<uint32_t>(mmu_.layout().capacity_cells())) {
   const size_t n = config_.ports.size();
-  for (int q = 0; q < kPriorities; ++q) {
-    if (config_.lossless_tc(q)) pg_vector_[config_.maps.tc_to_pg[q]] |= static_cast<uint8_t>(1u << q);
+  pg_vector_.assign(n * kPriorities, 0);
+  for (size_t p = 0; p < n; ++p) {
+    maps_.push_back(&config_.port_maps(p));
+    pfc_enable_.push_back(config_.port_pfc_enable(p));
+    for (uint8_t tc = 0; tc < kPriorities; ++tc) {
+      if (lossless(static_cast<uint16_t>(p), tc))
+        pg_vector_[qid(static_cast<uint16_t>(p), maps_[p]->tc_to_pg[tc])] |= static_cast<uint8_t>(1u << tc);
+    }
   }
   schedulers_.assign(n, EgressScheduler(config_.scheduler, max_mtu(config_)));
   watchdogs_.assign(n * kPriorities,
@@ -113,7 +119,7 @@ void Switch::receive(Time now) {
 
 void Switch::ingress(uint16_t port, rte_mbuf* m, Time now) {
   const FrameInfo info =
-      classify(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), config_.maps);
+      classify(rte_pktmbuf_mtod(m, const uint8_t*), rte_pktmbuf_data_len(m), *maps_[port]);
   if (info.kind == FrameInfo::Kind::kPfc) {  // counted in pfc_rx only
     pfc_received(port, info, now);
     rte_pktmbuf_free(m);
@@ -140,46 +146,48 @@ bool Switch::enqueue(uint16_t in, rte_mbuf* m, const FrameInfo& info, Time now) 
     return false;
   }
   const auto out = static_cast<uint16_t>(out_port);
+  // The ingress port's maps: TC -> PG (ingress accounting, PFC) and TC -> queue (egress).
   const uint8_t tc = info.tc;
-  const uint8_t pg = config_.maps.tc_to_pg[tc];
+  const uint8_t pg = maps_[in]->tc_to_pg[tc];
+  const uint8_t q = maps_[in]->tc_to_queue[tc];
   const uint32_t bytes = rte_pktmbuf_pkt_len(m);
   if (wd_blocks(in, tc)) {  // PFC watchdog drop: the storming port's ingress PG
     ++counters_.ports[in].pfcwd[tc].rx_dropped;
     drop(m, in, DropReason::kPfcWatchdog);
     return false;
   }
-  if (wd_blocks(out, tc)) {  // ... and the storming queue
-    ++counters_.ports[out].pfcwd[tc].tx_dropped;
-    drop_at_queue(m, bytes, out, tc, DropReason::kPfcWatchdog);
+  if (wd_blocks(out, q)) {  // ... and the storming queue
+    ++counters_.ports[out].pfcwd[q].tx_dropped;
+    drop_at_queue(m, bytes, out, q, DropReason::kPfcWatchdog);
     return false;
   }
-  const QueuedFrame f{m, bytes, in, pg, info.l3_offset};
+  const QueuedFrame f{m, bytes, in, pg, tc, info.l3_offset};
   // The AQM at enqueue: drops of non-ECT frames always, marks only when marking here.
   const bool ect = info.ecn != static_cast<uint8_t>(wire::Ecn::NotEct);
-  const uint64_t depth = queues_.bytes(qid(out, tc)) + bytes;
+  const uint64_t depth = queues_.bytes(qid(out, q)) + bytes;
   const AqmVerdict v = !ect || config_.mark_point == MarkPoint::kEnqueue
-                           ? aqm_[qid(out, tc)].decide(depth, ect, now, rng_)
+                           ? aqm_[qid(out, q)].decide(depth, ect, now, rng_)
                            : AqmVerdict::kPass;
   if (v == AqmVerdict::kDrop) {
-    ++counters_.ports[out].queues[tc].wred_dropped_packets;
-    drop_at_queue(m, bytes, out, tc, DropReason::kWred);
+    ++counters_.ports[out].queues[q].wred_dropped_packets;
+    drop_at_queue(m, bytes, out, q, DropReason::kWred);
     return false;
   }
-  const Admission a = mmu_.admit(in, pg, out, tc, bytes);
+  const Admission a = mmu_.admit(in, pg, out, q, bytes);
   if (!a.admitted) {
     if (a.reason == DropReason::kEgressLimit) {
-      drop_at_queue(m, bytes, out, tc, a.reason);
+      drop_at_queue(m, bytes, out, q, a.reason);
     } else {
       ++counters_.ports[in].pgs[pg].dropped_packets;
       drop(m, in, a.reason);
     }
     return false;
   }
-  if (info.roce_data) ++counters_.ports[out].queues[tc].data_packets;
-  if (v == AqmVerdict::kMark && config_.mark_point == MarkPoint::kEnqueue) mark_ce(f, out, tc);
-  queues_.push(qid(out, tc), f);  // cannot fail: one slot per cell, one cell per frame at least
-  backlog_[out] |= static_cast<uint8_t>(1u << tc);
-  if (config_.lossless_tc(tc)) {
+  if (info.roce_data) ++counters_.ports[out].queues[q].data_packets;
+  if (v == AqmVerdict::kMark && config_.mark_point == MarkPoint::kEnqueue) mark_ce(f, out, q);
+  queues_.push(qid(out, q), f);  // cannot fail: one slot per cell, one cell per frame at least
+  backlog_[out] |= static_cast<uint8_t>(1u << q);
+  if (lossless(in, tc)) {
     const PfcAction action = pfc_gen_[qid(in, pg)].on_admit(now, mmu_.xoff_reached(in, pg));
     if (action == PfcAction::kXoff) ++pausing_;
     pfc_act(in, pg, action, now);
@@ -286,7 +294,7 @@ void Switch::mark_ce(const QueuedFrame& f, uint16_t port, uint8_t queue) {
 
 void Switch::release(const QueuedFrame& f, uint16_t port, uint8_t queue, Time now) {
   mmu_.release(f.in_port, f.pg, port, queue, f.bytes);
-  if (config_.lossless_tc(queue)) {
+  if (lossless(f.in_port, f.tc)) {
     PfcGenerator& g = pfc_gen_[qid(f.in_port, f.pg)];
     pfc_act(f.in_port, f.pg, g.on_release(mmu_.xon_reached(f.in_port, f.pg)), now);
   }

@@ -71,6 +71,7 @@ class Switch final : public runtime::Stage {
     Time total, start, until;
   };
   static uint32_t qid(uint16_t port, uint8_t queue) { return uint32_t{port} * kPriorities + queue; }
+  bool lossless(uint16_t port, uint8_t prio) const { return (pfc_enable_[port] >> prio) & 1u; }
   QueuedFrame pop_queue(uint16_t port, uint8_t queue);
 
   // switch.cc: the datapath
@@ -117,7 +118,9 @@ class Switch final : public runtime::Stage {
   std::vector<SerialClock> shaper_clock_;
   std::vector<Time> shaper_next_;
   std::vector<uint8_t> int_rate_code_;    // per port: its line rate as an INT record code
-  std::array<uint8_t, kPriorities> pg_vector_{};  // PFC class-enable bits per lossless PG
+  std::vector<const QosMaps*> maps_;      // per ingress port: its maps (config_'s)
+  std::vector<uint8_t> pfc_enable_;       // per port: PORT_QOS_MAP pfc_enable bits
+  std::vector<uint8_t> pg_vector_;        // per (port, pg): PFC class-enable bits of a lossless PG
   uint32_t pausing_ = 0;  // PGs in XOFF
   Time next_wd_poll_ = Time::never();
   SwitchCounters counters_;

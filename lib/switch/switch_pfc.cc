@@ -29,7 +29,7 @@ void Switch::pfc_received(uint16_t port, const FrameInfo& info, Time now) {
     if (((info.pfc_vector >> prio) & 1u) == 0) continue;
     ++pc.pfc_rx[prio];
     const uint16_t quanta = info.pfc_quanta[prio];
-    if (config_.pfcwd.enabled && config_.lossless_tc(prio)) {
+    if (config_.pfcwd.enabled && lossless(port, prio)) {
       PfcWatchdog& wd = watchdogs_[qid(port, prio)];
       wd.on_pfc_frame(now, quanta, !tx.may_start(prio, now));
       if (next_wd_poll_ <= now || next_wd_poll_.is_never())
@@ -59,7 +59,7 @@ void Switch::send_pfc(uint16_t port, uint8_t pg, bool xoff, Time now) {
   }
   wire::PfcFields f;
   f.src = port_mac(port);
-  f.vector = pg_vector_[pg];
+  f.vector = pg_vector_[qid(port, pg)];
   for (int p = 0; p < kPriorities; ++p) {
     if ((f.vector >> p) & 1u) f.quanta[p] = xoff ? config_.pfc.pause_quanta : 0;
   }
@@ -119,7 +119,7 @@ void Switch::watchdog(Time now) {
   next_wd_poll_ = wd_active() ? next_grid_point(now, config_.pfcwd.poll_interval) : Time::never();
   for (uint16_t port = 0; port < nports_; ++port) {
     for (uint8_t prio = 0; prio < kPriorities; ++prio) {
-      if (!config_.lossless_tc(prio)) continue;
+      if (!lossless(port, prio)) continue;
       const bool paused = !links_[port].tx->may_start(prio, now);
       switch (watchdogs_[qid(port, prio)].poll(now, paused)) {
         case WatchdogEvent::kNone: break;

@@ -58,17 +58,46 @@ class Checker {
   }
 
   void check_maps() {
-    for (int i = 0; i < 64; ++i) {
-      if (c_.maps.dscp_to_tc[i] >= kPriorities)
-        error("DSCP_TO_TC_MAP {} = {}: expected a traffic class 0..7", i, c_.maps.dscp_to_tc[i]);
-    }
-    for (int i = 0; i < kPriorities; ++i) {
-      if (c_.maps.dot1p_to_tc[i] >= kPriorities)
-        error("DOT1P_TO_TC_MAP {} = {}: expected a traffic class 0..7", i, c_.maps.dot1p_to_tc[i]);
-      if (c_.maps.tc_to_pg[i] >= kPriorities)
-        error("TC_TO_PRIORITY_GROUP_MAP {} = {}: expected a priority group 0..7", i, c_.maps.tc_to_pg[i]);
+    check_map_ranges(c_.maps, "");
+    if (r_.errors.empty()) check_lossless_queues(c_.maps, c_.pfc_enable, "");
+    for (size_t i = 0; i < c_.ports.size(); ++i) {
+      const PortConfig& p = c_.ports[i];
+      if (p.maps) check_map_ranges(*p.maps, "PORT_QOS_MAP|" + p.name + " ");
+      if ((p.maps || p.pfc_enable) && r_.errors.empty())
+        check_lossless_queues(c_.port_maps(i), c_.port_pfc_enable(i), "PORT_QOS_MAP|" + p.name + " ");
     }
     if (!c_.maps.trust_dot1p_when_tagged) check_lossless_reachable();
+  }
+
+  // A lossless TC's frames wait in queue TC_TO_QUEUE_MAP[tc]; PFC for priority n pauses queue
+  // n (PFC_PRIORITY_TO_QUEUE_MAP, the identity), and the PFC frame of the TC's PG names the
+  // lossless TCs of that PG. Another queue is not paused: the TC is lossless at ingress but
+  // its frames are dropped, not held, once the neighbour's headroom fills. A warning, as
+  // SONiC accepts the maps.
+  void check_lossless_queues(const QosMaps& m, uint8_t pfc_enable, const std::string& port) {
+    for (int tc = 0; tc < kPriorities; ++tc) {
+      if (((pfc_enable >> tc) & 1u) == 0) continue;
+      const int q = m.tc_to_queue[tc];
+      if (((pfc_enable >> q) & 1u) != 0 && m.tc_to_pg[q] == m.tc_to_pg[tc]) continue;
+      warn("{}TC_TO_QUEUE_MAP {} = {}: lossless TC {} goes to queue {}, which the PFC of its priority group pg{} "
+           "does not pause (PFC for priority n pauses queue n): a lossless class in a queue without PFC",
+           port, tc, q, tc, q, m.tc_to_pg[tc]);
+    }
+  }
+
+  void check_map_ranges(const QosMaps& m, const std::string& port) {
+    for (int i = 0; i < 64; ++i) {
+      if (m.dscp_to_tc[i] >= kPriorities)
+        error("{}DSCP_TO_TC_MAP {} = {}: expected a traffic class 0..7", port, i, m.dscp_to_tc[i]);
+    }
+    for (int i = 0; i < kPriorities; ++i) {
+      if (m.dot1p_to_tc[i] >= kPriorities)
+        error("{}DOT1P_TO_TC_MAP {} = {}: expected a traffic class 0..7", port, i, m.dot1p_to_tc[i]);
+      if (m.tc_to_pg[i] >= kPriorities)
+        error("{}TC_TO_PRIORITY_GROUP_MAP {} = {}: expected a priority group 0..7", port, i, m.tc_to_pg[i]);
+      if (m.tc_to_queue[i] >= kPriorities)
+        error("{}TC_TO_QUEUE_MAP {} = {}: expected a queue 0..7", port, i, m.tc_to_queue[i]);
+    }
   }
 
   // Trust dscp: a lossless TC no DSCP maps to carries nothing. A warning, not an error:
