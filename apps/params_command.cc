@@ -9,6 +9,7 @@
 // Exit 0 done, 1 the scenario would not load or could not be written, 2 bad input.
 #include <fmt/format.h>
 
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <regex>
@@ -57,6 +58,7 @@ int run_import(const ImportArgs& a) {
     if (Status st = params::import_source(*kind, s, imported); !st) return refuse(kWho, st.message());
   }
   params::check_cc_params(imported);
+  imported.sort_findings();
   for (const params::Finding& f : imported.findings()) std::cerr << params::format(f) << "\n";
   const std::string text = params::scenario_text(imported, a.sources);
   const std::string name = a.out.empty() ? "imported.toml" : a.out;
@@ -80,6 +82,11 @@ int run_import(const ImportArgs& a) {
 Expected<std::vector<params::GivenValue>> given_values(const std::vector<std::string>& values) {
   std::vector<params::GivenValue> out;
   if (values.size() == 1 && values[0].find('=') == std::string::npos) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(values[0], ec)) {
+      return Error{fmt::format("'{}': expected KEY=VALUE, or one file of them (there is no file of that name)",
+                               values[0])};
+    }
     auto text = params::read_source(values[0]);
     if (!text) return text.error();
     static const std::regex kEcho(R"(^\s*(?:sudo\s+)?echo\s+(\S+)\s*(?:>|\|\s*(?:sudo\s+)?tee)\s*\S*/(\S+)\s*$)");

@@ -52,9 +52,9 @@ std::string map_text(const ConfigDb& db, const MapKind& k, const std::string& na
   }
   identity = static_cast<int>(entries.size()) == k.from;
   std::string text;
-  for (const auto& [f, t] : entries) {
+  for (const auto& [f, t] : entries) {  // what a map does not list goes to 0: zeros are left out
     identity = identity && f == t;
-    text += fmt::format("{}\"{}\" = {}", text.empty() ? "" : ", ", f, t);
+    if (t != 0) text += fmt::format("{}\"{}\" = {}", text.empty() ? "" : ", ", f, t);
   }
   return "{ " + text + " }";
 }
@@ -82,14 +82,19 @@ std::map<std::string, std::string> port_values(const json& qos, const std::strin
   return out;
 }
 
-Setting most_common(const std::map<std::string, std::string>& values) {
+// The value most ports share, with the port of it that comes first in the file.
+Setting most_common(const ConfigDb& db, const std::string& field, const std::map<std::string, std::string>& values) {
   std::map<std::string, int> count;
+  for (const auto& [port, v] : values) ++count[v];
   Setting best;
   int best_count = 0;
+  uint32_t best_line = 0;
   for (const auto& [port, v] : values) {
-    if (++count[v] > best_count) {
+    const uint32_t line = db.at("PORT_QOS_MAP", port, field).line;
+    if (count[v] > best_count || (count[v] == best_count && v == best.value && line < best_line)) {
       best_count = count[v];
       best = Setting{v, port};
+      best_line = line;
     }
   }
   return best;
@@ -112,7 +117,7 @@ void write_map(const ConfigDb& db, const MapKind& k, const std::string& table, c
 void write_field(const ConfigDb& db, const json& qos, const std::string& field, const MapKind* k, Imported& out) {
   const auto values = port_values(qos, field);
   if (values.empty()) return;
-  const Setting common = most_common(values);
+  const Setting common = most_common(db, field, values);
   const auto write = [&](const std::string& table, const std::string& port, const std::string& v) {
     const Origin at = db.at("PORT_QOS_MAP", port, field);
     const std::string source = "PORT_QOS_MAP|" + port + "." + field;
@@ -129,8 +134,8 @@ void write_field(const ConfigDb& db, const json& qos, const std::string& field, 
 }
 
 void write_trust(const ConfigDb& db, const json& qos, Imported& out) {
-  const Setting dscp = most_common(port_values(qos, "dscp_to_tc_map"));
-  const Setting dot1p = most_common(port_values(qos, "dot1p_to_tc_map"));
+  const Setting dscp = most_common(db, "dscp_to_tc_map", port_values(qos, "dscp_to_tc_map"));
+  const Setting dot1p = most_common(db, "dot1p_to_tc_map", port_values(qos, "dot1p_to_tc_map"));
   if (dot1p.port.empty() && !dscp.port.empty()) {
     out.set("switch", "trust", quoted("dscp"), db.at("PORT_QOS_MAP", dscp.port, "dscp_to_tc_map"),
             "PORT_QOS_MAP|" + dscp.port + ".dscp_to_tc_map (no dot1p_to_tc_map)", dscp.value);

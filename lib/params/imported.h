@@ -39,12 +39,14 @@ struct Key {
 
 class Imported {
  public:
-  // Sets a key; a key set again by a later line replaces the earlier value (a finding
-  // says so when the two differ).
+  // Sets a key; a key set again by a later line with another value replaces the earlier
+  // one, and a finding says so; with the same value the first place stays.
   void set(const std::string& table, const std::string& name, const std::string& value, const Origin& at,
            const std::string& source_name, const std::string& source_value);
   void find(const Origin& at, const std::string& key, const std::string& value, const std::string& reason);
   void note(const std::string& sentence) { notes_.push_back(sentence); }
+  // Findings in file order (the order the files were first named), then by line.
+  void sort_findings();
   // Removes a key (a value the checks refused), returning whether it was there.
   bool drop(const std::string& table, const std::string& name);
 

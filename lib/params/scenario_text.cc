@@ -73,7 +73,7 @@ std::string traffic(const Imported& in) {
   const int hosts = hosts_key ? std::stoi(hosts_key->value) : 9;
   const int prio = traffic_priority(in);
   return fmt::format(
-      "\n# Generated, not imported: an {}:1 incast on priority {} (the first lossless one) with a DSCP that the "
+      "\n# Generated, not imported: a {}:1 incast on priority {} (the first lossless one) with a DSCP that the "
       "switch's DSCP map sends to it.\n[[traffic]]\npattern = \"incast\"\nreceiver = \"h{}\"\nsenders = {}\n"
       "priority = {}\ndscp = {}\n",
       hosts - 1, prio, hosts - 1, hosts - 1, prio, traffic_dscp(in, prio));

@@ -56,7 +56,9 @@ void read_dscp_line(const std::string& line, const Origin& at, Reading& r, Impor
 void write_dscp_map(const Reading& r, Imported& out) {
   if (r.dscp_to_prio.empty()) return;
   std::string text;
-  for (const auto& [dscp, p] : r.dscp_to_prio) text += fmt::format("{}\"{}\" = {}", text.empty() ? "" : ", ", dscp, p.first);
+  for (const auto& [dscp, p] : r.dscp_to_prio) {  // what the map does not list goes to TC 0
+    if (p.first != 0) text += fmt::format("{}\"{}\" = {}", text.empty() ? "" : ", ", dscp, p.first);
+  }
   const Origin at = r.dscp_to_prio.begin()->second.second;
   out.set("switch", "dscp_to_tc_map", "{ " + text + " }", at, "dscp2prio mapping",
           fmt::format("{} DSCPs (the NIC's priority taken as the switch's TC)", r.dscp_to_prio.size()));

@@ -76,7 +76,7 @@ TEST(ParamsImport, BadInputIsOneLineWithExitTwo) {
       {{"params", "import", data("mlnx_qos.txt"), "--format", "cisco"}, "--format 'cisco': expected one of"},
       {{"params", "import", data("mlnx_qos.txt"), "--format", "config_db"}, "not valid JSON"},
       {{"params", "convert", "--from", "linux", "--to", "mlx5"}, "--from 'linux': expected paper, mlx5 or hpcc-ns3"},
-      {{"params", "convert", "--from", "paper", "--to", "mlx5", "g"}, "'g': expected KEY=VALUE"},
+      {{"params", "convert", "--from", "paper", "--to", "mlx5", "g"}, "'g': expected KEY=VALUE, or one file of them (there is no file of that name)"},
       {{"params", "convert", "--from", "paper", "--to", "mlx5", "g=x"}, "argument 1: g = x: expected a non-negative"},
   };
   for (const auto& [args, message] : cases) {
