@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
 
 #include "params/dcqcn_check.h"
 #include "params/scenario_text.h"
@@ -173,6 +174,20 @@ TEST(ImportHpccConfig, DcqcnKnobsEcnAndBufferAtTheTopologysRate) {
   EXPECT_THAT(finding(in, "CC_MODE"), HasSubstr("approximate: "));
   const scenario::Scenario s = loads(in, f);
   EXPECT_EQ(s.topology.hosts.size(), 4u);
+}
+
+// The simulator's own run.py output (../shared/peers/hpcc-ns3), when the shared folder is here.
+TEST(ImportHpccConfig, ThePeersIncastConfigImportsAndLoads) {
+  const char* shared = std::getenv("ROCETB_SHARED");
+  const std::string f = std::string(shared ? shared : "../shared") + "/peers/hpcc-ns3/scenarios/b_incast8_100g/config.txt";
+  if (!std::filesystem::exists(f)) GTEST_SKIP() << "no " << f << " (the shared folder ../shared/peers/hpcc-ns3 is missing)";
+  const Imported in = import_one(f);
+  EXPECT_EQ(value(in, "cc.params", "rp_ai_rate"), "20");    // RATE_AI 20Mb/s
+  EXPECT_EQ(value(in, "cc.params", "rp_hai_rate"), "200");  // RATE_HAI 200Mb/s
+  EXPECT_EQ(value(in, "switch.wred_profile", "green_max_threshold"), "\"1600000B\"");  // KMAX 1600 KB at 100G
+  EXPECT_EQ(value(in, "topology", "hosts"), "9");
+  const scenario::Scenario s = loads(in, f);
+  EXPECT_EQ(s.flows.size(), 8u);
 }
 
 TEST(ImportConfigDb, BuffersWredWatchdogMapsAndTheAmbiguousThresholds) {
