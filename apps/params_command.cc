@@ -84,8 +84,8 @@ Expected<std::vector<params::GivenValue>> given_values(const std::vector<std::st
   if (values.size() == 1 && values[0].find('=') == std::string::npos) {
     std::error_code ec;
     if (!std::filesystem::is_regular_file(values[0], ec)) {
-      return Error{fmt::format("'{}': expected KEY=VALUE, or one file of them (there is no file of that name)",
-                               values[0])};
+      return Error{
+          fmt::format("'{}': expected KEY=VALUE, or one file of them (there is no file of that name)", values[0])};
     }
     auto text = params::read_source(values[0]);
     if (!text) return text.error();
@@ -134,8 +134,8 @@ int run_convert(const ConvertArgs& a) {
   if (!given) return refuse(kWho, given.error().message);
   auto c = params::convert(*from, *to, *given);
   if (!c) return refuse(kWho, c.error().message);
-  std::cout << fmt::format("# DCQCN from {} to {}{} (sources: ../shared/reference/cc-reference.md keys)\n",
-                           a.from, a.to, a.values.empty() ? fmt::format(", {}'s defaults", a.from) : "");
+  std::cout << fmt::format("# DCQCN from {} to {}{} ([KEYS]: the sources of cc_algos/dcqcn/README.md)\n", a.from, a.to,
+                           a.values.empty() ? fmt::format(", {}'s defaults", a.from) : "");
   print(*c, *to);
   if (!c->skipped.empty()) {
     std::string list;
@@ -150,11 +150,13 @@ int run_convert(const ConvertArgs& a) {
 Command add_params_command(CLI::App& app) {
   auto imp = std::make_shared<ImportArgs>();
   auto conv = std::make_shared<ConvertArgs>();
-  CLI::App* cmd = app.add_subcommand("params", "import a NIC's and a switch's settings as a scenario; convert DCQCN "
-                                               "parameters between conventions");
+  CLI::App* cmd = app.add_subcommand("params",
+                                     "import a NIC's and a switch's settings as a scenario; convert DCQCN "
+                                     "parameters between conventions");
   cmd->require_subcommand(1);
-  CLI::App* i = cmd->add_subcommand("import", "settings (cc_params, mlxconfig, mlnx_qos, SONiC config_db.json or CLI, "
-                                              "HPCC config.txt, live) as scenario keys, with findings on stderr");
+  CLI::App* i = cmd->add_subcommand("import",
+                                    "settings (cc_params, mlxconfig, mlnx_qos, SONiC config_db.json or CLI, "
+                                    "HPCC config.txt, live) as scenario keys, with findings on stderr");
   i->add_option("sources", imp->sources, "files, folders of cc_params, or live[:DEVICE]")->required();
   i->add_option("--format", imp->format, "the kind of every source: " + params::kind_names());
   i->add_option("--out", imp->out, "write the scenario here (default: stdout)");

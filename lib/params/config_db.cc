@@ -15,7 +15,8 @@ Origin ConfigDb::at(const std::string& table, const std::string& entry, const st
     if (p == std::string::npos) break;
     found = pos = p;
   }
-  return Origin{path, static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<long>(found), '\n') + 1)};
+  return Origin{path,
+                static_cast<uint32_t>(std::count(text.begin(), text.begin() + static_cast<long>(found), '\n') + 1)};
 }
 
 const nlohmann::json* ConfigDb::table(const std::string& name) const {

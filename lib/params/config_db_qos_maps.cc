@@ -100,8 +100,8 @@ Setting most_common(const ConfigDb& db, const std::string& field, const std::map
   return best;
 }
 
-void write_map(const ConfigDb& db, const MapKind& k, const std::string& table, const std::string& ref,
-               const Origin& at, const std::string& source, Imported& out) {
+void write_map(const ConfigDb& db, const MapKind& k, const std::string& table, const std::string& ref, const Origin& at,
+               const std::string& source, Imported& out) {
   const std::string name = reference_name(ref);
   const json* maps = db.table(k.table);
   if (maps == nullptr || !maps->contains(name)) {

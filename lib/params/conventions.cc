@@ -13,8 +13,21 @@ namespace rtb::params {
 namespace {
 
 // The physical quantities; each convention's keys read and write them.
-enum class Q { kGain, kAlphaPeriod, kIncreaseTimer, kByteCounter, kStages, kAi, kHai, kMinRate, kCnpInterval,
-               kAlphaInit, kClamp, kDecreasePeriod, kCutShift };
+enum class Q {
+  kGain,
+  kAlphaPeriod,
+  kIncreaseTimer,
+  kByteCounter,
+  kStages,
+  kAi,
+  kHai,
+  kMinRate,
+  kCnpInterval,
+  kAlphaInit,
+  kClamp,
+  kDecreasePeriod,
+  kCutShift
+};
 
 struct Knob {
   Q q;
@@ -70,15 +83,13 @@ constexpr std::array<Knob, 13> kMlx5{{
     {Q::kByteCounter, "rp_byte_reset", units64_to_bytes, bytes_to_units64, true, "B = 64 x rp_byte_reset",
      "rp_byte_reset = B / 64", "[ISEKAI] byte_reset*64 (unit not confirmed by NVIDIA text)",
      "64-byte units are the reference model's reading; the NIC counts from the flow's start"},
-    {Q::kStages, "rp_threshold", same, same, true, "F = rp_threshold", "rp_threshold = F",
-     "[ISEKAI] rpg_threshold",
+    {Q::kStages, "rp_threshold", same, same, true, "F = rp_threshold", "rp_threshold = F", "[ISEKAI] rpg_threshold",
      "the NIC's stage rule is off by one from the paper's: additive when max(stages) >= rp_threshold, hyper when "
      "min(stages) > rp_threshold (the paper: hyper when both >= F)"},
     {Q::kAi, "rp_ai_rate", same, same, true, "R_AI = rp_ai_rate", "rp_ai_rate = R_AI", "[NV-DOCA] Mb/s", ""},
     {Q::kHai, "rp_hai_rate", same, same, true, "R_HAI = rp_hai_rate", "rp_hai_rate = R_HAI", "[NV-DOCA] Mb/s",
      "the NIC adds a fixed R_HAI per hyper step; the paper adds i x R_HAI and halves T and B"},
-    {Q::kMinRate, "rp_min_rate", same, same, true, "R_min = rp_min_rate", "rp_min_rate = R_min", "[NV-DOCA] Mb/s",
-     ""},
+    {Q::kMinRate, "rp_min_rate", same, same, true, "R_min = rp_min_rate", "rp_min_rate = R_min", "[NV-DOCA] Mb/s", ""},
     {Q::kCnpInterval, "np_min_time_between_cnps", same, same, true, "tau = np_min_time_between_cnps",
      "np_min_time_between_cnps = tau", "[MLXCFG] MIN_TIME_BETWEEN_CNPS, us",
      "the NIC sends a CNP at the first CE mark after tau of silence; the authors' ns-3 samples every tau"},
@@ -98,7 +109,8 @@ constexpr std::string_view kHpccGrid =
     "the simulator updates alpha on a free-running ALPHA_RESUME_INTERVAL grid (like the NIC), not at each CNP";
 
 constexpr std::array<Knob, 9> kHpcc{{
-    {Q::kGain, "EWMA_GAIN", same, same, false, "g = EWMA_GAIN", "EWMA_GAIN = g", "[HPCC-NS3] rdma-hw.cc m_g", kHpccGrid},
+    {Q::kGain, "EWMA_GAIN", same, same, false, "g = EWMA_GAIN", "EWMA_GAIN = g", "[HPCC-NS3] rdma-hw.cc m_g",
+     kHpccGrid},
     {Q::kAlphaPeriod, "ALPHA_RESUME_INTERVAL", same, same, false, "tau' = ALPHA_RESUME_INTERVAL",
      "ALPHA_RESUME_INTERVAL = tau'", "[HPCC-NS3] config_doc.txt, us", kHpccGrid},
     {Q::kIncreaseTimer, "RP_TIMER", same, same, false, "T = RP_TIMER", "RP_TIMER = T", "[HPCC-NS3] config_doc.txt, us",
@@ -119,9 +131,12 @@ constexpr std::array<Knob, 9> kHpcc{{
 
 std::span<const Knob> knobs(Convention c) {
   switch (c) {
-    case Convention::kPaper: return kPaper;
-    case Convention::kMlx5: return kMlx5;
-    default: return kHpcc;
+    case Convention::kPaper:
+      return kPaper;
+    case Convention::kMlx5:
+      return kMlx5;
+    default:
+      return kHpcc;
   }
 }
 
@@ -202,15 +217,19 @@ std::string write_value(Convention c, const Knob& k, double v) {
 
 struct Quantity {
   double value;
-  std::string from;     // "g = 0.0039" or "implied by the paper"
-  std::string read;     // how the quantity came from it
-  std::string approx;   // the source side's mechanism note
+  std::string from;    // "g = 0.0039" or "implied by the paper"
+  std::string read;    // how the quantity came from it
+  std::string approx;  // the source side's mechanism note
 };
 
 Converted convert_one(Convention from, Convention to, const Knob& k, const Quantity& q) {
   const double raw = k.write(q.value);
-  Converted out{std::string(k.key), write_value(to, k, raw), q.from, q.read + "; " + std::string(k.write_formula),
-                std::string(k.source), ""};
+  Converted out{std::string(k.key),
+                write_value(to, k, raw),
+                q.from,
+                q.read + "; " + std::string(k.write_formula),
+                std::string(k.source),
+                ""};
   std::vector<std::string> notes;
   if (from != to && !q.approx.empty()) notes.push_back(q.approx);
   if (from != to && !k.approx.empty() && k.approx != q.approx) notes.push_back(std::string(k.approx));
@@ -233,29 +252,46 @@ std::optional<Convention> convention_named(std::string_view name) {
 
 std::string_view name_of(Convention c) {
   switch (c) {
-    case Convention::kPaper: return "paper";
-    case Convention::kMlx5: return "mlx5";
-    default: return "hpcc-ns3";
+    case Convention::kPaper:
+      return "paper";
+    case Convention::kMlx5:
+      return "mlx5";
+    default:
+      return "hpcc-ns3";
   }
 }
 
 std::vector<GivenValue> defaults_of(Convention c) {
   std::vector<GivenValue> out;
   if (c == Convention::kPaper) {
-    for (const auto& [k, v] : {std::pair{"g", "0.00390625"}, {"alpha_timer_us", "55"}, {"T_us", "55"},
-                               {"B_bytes", "10000000"}, {"F", "5"}, {"R_AI_Mbps", "40"}, {"R_HAI_Mbps", "200"},
-                               {"min_rate_Mbps", "100"}, {"cnp_interval_us", "50"}, {"alpha_init", "1"}}) {
+    for (const auto& [k, v] : {std::pair{"g", "0.00390625"},
+                               {"alpha_timer_us", "55"},
+                               {"T_us", "55"},
+                               {"B_bytes", "10000000"},
+                               {"F", "5"},
+                               {"R_AI_Mbps", "40"},
+                               {"R_HAI_Mbps", "200"},
+                               {"min_rate_Mbps", "100"},
+                               {"cnp_interval_us", "50"},
+                               {"alpha_init", "1"}}) {
       out.push_back({k, v, "the paper's default"});
     }
   } else if (c == Convention::kMlx5) {
     for (const cc::UintSpec& s : cc::dcqcn::nic_specs()) {
-      if (knob_named(c, s.name) != nullptr) out.push_back({std::string(s.name), std::to_string(s.default_value), "the mlx5 default"});
+      if (knob_named(c, s.name) != nullptr)
+        out.push_back({std::string(s.name), std::to_string(s.default_value), "the mlx5 default"});
     }
   } else {
     // run.py's dcqcn preset at --bw 100 (cc-reference 1.2.b).
-    for (const auto& [k, v] : {std::pair{"EWMA_GAIN", "0.00390625"}, {"ALPHA_RESUME_INTERVAL", "1"}, {"RP_TIMER", "300"},
-                               {"FAST_RECOVERY_TIMES", "1"}, {"RATE_AI", "20Mb/s"}, {"RATE_HAI", "200Mb/s"},
-                               {"MIN_RATE", "1000Mb/s"}, {"CLAMP_TARGET_RATE", "0"}, {"RATE_DECREASE_INTERVAL", "4"}}) {
+    for (const auto& [k, v] : {std::pair{"EWMA_GAIN", "0.00390625"},
+                               {"ALPHA_RESUME_INTERVAL", "1"},
+                               {"RP_TIMER", "300"},
+                               {"FAST_RECOVERY_TIMES", "1"},
+                               {"RATE_AI", "20Mb/s"},
+                               {"RATE_HAI", "200Mb/s"},
+                               {"MIN_RATE", "1000Mb/s"},
+                               {"CLAMP_TARGET_RATE", "0"},
+                               {"RATE_DECREASE_INTERVAL", "4"}}) {
       out.push_back({k, v, "run.py's dcqcn preset at --bw 100"});
     }
   }

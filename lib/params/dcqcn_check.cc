@@ -45,10 +45,11 @@ std::string gd_arithmetic(const Key& k) {
   if (k.name != "rp_gd") return "";
   const double gd = std::stod(k.value);
   if (gd < 32) return "";
-  return fmt::format(" (read as the shift it is: (R_C * alpha) >> {} is at most 1023/2^{} = {:.3g} of R_C, so "
-                     "every cut is zero: the multiplicative decrease is disabled; perhaps rp_min_dec_fac = {} "
-                     "was meant)",
-                     k.value, k.value, 1023.0 / std::ldexp(1.0, static_cast<int>(gd)), k.value);
+  return fmt::format(
+      " (read as the shift it is: (R_C * alpha) >> {} is at most 1023/2^{} = {:.3g} of R_C, so "
+      "every cut is zero: the multiplicative decrease is disabled; perhaps rp_min_dec_fac = {} "
+      "was meant)",
+      k.value, k.value, 1023.0 / std::ldexp(1.0, static_cast<int>(gd)), k.value);
 }
 
 std::string algorithm_of(const Imported& in) {
@@ -74,8 +75,7 @@ void check_cc_params(Imported& in) {
         const std::string name = cc::mentioned_param(w, params);
         const Key* k = in.get("cc.params", name);
         if (k == nullptr) continue;
-        in.find(k->at, k->source_name, k->source_value,
-                "legal, written, but " + reason_of(w, algorithm, *k, "it "));
+        in.find(k->at, k->source_name, k->source_value, "legal, written, but " + reason_of(w, algorithm, *k, "it "));
       }
       return;
     }

@@ -46,8 +46,8 @@ void Imported::sort_findings() {
 }
 
 bool Imported::drop(const std::string& table, const std::string& name) {
-  const auto it = std::find_if(keys_.begin(), keys_.end(),
-                               [&](const Key& k) { return k.table == table && k.name == name; });
+  const auto it =
+      std::find_if(keys_.begin(), keys_.end(), [&](const Key& k) { return k.table == table && k.name == name; });
   if (it == keys_.end()) return false;
   keys_.erase(it);
   return true;

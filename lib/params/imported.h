@@ -33,7 +33,7 @@ struct Key {
   std::string name;
   std::string value;
   Origin at;
-  std::string source_name;   // the source's own name and value, for the comment and findings
+  std::string source_name;  // the source's own name and value, for the comment and findings
   std::string source_value;
 };
 

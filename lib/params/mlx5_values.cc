@@ -27,7 +27,8 @@ void add_cc_param(Imported& out, const std::string& name, const std::string& tex
              "octal, as kstrtou32 reads it); not written");
     return;
   }
-  if (out.get("cc", "algorithm") == nullptr) out.set("cc", "algorithm", quoted("dcqcn"), at, "an mlx5 cc_params value", "the NIC model");
+  if (out.get("cc", "algorithm") == nullptr)
+    out.set("cc", "algorithm", quoted("dcqcn"), at, "an mlx5 cc_params value", "the NIC model");
   out.set("cc.params", name, std::to_string(*v), at, source_key, text);
 }
 

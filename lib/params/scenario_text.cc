@@ -84,8 +84,8 @@ std::string traffic(const Imported& in) {
 std::string scenario_text(const Imported& in, const std::vector<std::string>& sources) {
   std::vector<Key> keys = generated(in);
   for (const Key& k : in.keys()) {
-    const auto same = std::find_if(keys.begin(), keys.end(),
-                                   [&](const Key& g) { return g.table == k.table && g.name == k.name; });
+    const auto same =
+        std::find_if(keys.begin(), keys.end(), [&](const Key& g) { return g.table == k.table && g.name == k.name; });
     if (same != keys.end()) {
       *same = k;
     } else {

@@ -28,9 +28,10 @@ Status import_cc_params_dir(const std::string& dir, Imported& out) {
   }
   if (ec) return Error{fmt::format("{}: cannot read the folder: {}", dir, ec.message())};
   if (files.empty()) {
-    return Error{fmt::format("{}: no cc_params files in it: expected files named rp_*, np_* (one value each, as "
-                             "/sys/kernel/debug/mlx5/<PCI address>/cc_params holds)",
-                             dir)};
+    return Error{
+        fmt::format("{}: no cc_params files in it: expected files named rp_*, np_* (one value each, as "
+                    "/sys/kernel/debug/mlx5/<PCI address>/cc_params holds)",
+                    dir)};
   }
   std::sort(files.begin(), files.end());
   for (const fs::path& f : files) {

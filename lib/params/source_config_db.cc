@@ -175,8 +175,9 @@ void import_wred(const ConfigDb& db, Imported& out) {
     }
     const std::string drop = db.field("WRED_PROFILE", name, "green_drop_probability");
     if (!drop.empty()) {
-      out.set("switch.wred_profile", "green_drop_probability", drop, db.at("WRED_PROFILE", name, "green_drop_probability"),
-              "WRED_PROFILE|" + name + ".green_drop_probability", drop);
+      out.set("switch.wred_profile", "green_drop_probability", drop,
+              db.at("WRED_PROFILE", name, "green_drop_probability"), "WRED_PROFILE|" + name + ".green_drop_probability",
+              drop);
     }
     for (const char* f : {"wred_green_enable", "ecn"}) {
       const std::string v = db.field("WRED_PROFILE", name, f);

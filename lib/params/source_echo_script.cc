@@ -15,7 +15,8 @@ namespace rtb::params {
 namespace {
 
 std::string unquoted(std::string s) {
-  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front()) return s.substr(1, s.size() - 2);
+  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front())
+    return s.substr(1, s.size() - 2);
   return s;
 }
 
@@ -66,9 +67,10 @@ Status import_echo_script(const std::string& path, const std::string& text, Impo
     add_cc_param(out, name, unquoted(m[1].str()), at, name);
   }
   if (writes == 0) {
-    return Error{fmt::format("{}: no cc_params writes in it: expected lines such as 'echo 1019 > "
-                             "/sys/kernel/debug/mlx5/0000:03:00.0/cc_params/rp_dce_tcp_g'",
-                             path)};
+    return Error{
+        fmt::format("{}: no cc_params writes in it: expected lines such as 'echo 1019 > "
+                    "/sys/kernel/debug/mlx5/0000:03:00.0/cc_params/rp_dce_tcp_g'",
+                    path)};
   }
   return {};
 }

@@ -78,8 +78,9 @@ void import_dcqcn(const Config& c, const Origin& mode_at, Imported& out) {
     const Origin at = implied ? mode_at : where[from];
     add_cc_param(out, k.key, k.value, at, implied ? "CC_MODE" : from);
     if (implied && !k.approximate.empty()) {
-      out.find(at, "CC_MODE", "1", fmt::format("approximate: {} = {} is written because {}", k.key, k.value,
-                                               k.formula.substr(0, k.formula.find("; "))));
+      out.find(at, "CC_MODE", "1",
+               fmt::format("approximate: {} = {} is written because {}", k.key, k.value,
+                           k.formula.substr(0, k.formula.find("; "))));
     }
   }
 }
@@ -98,10 +99,13 @@ void import_mode(const Config& c, Imported& out) {
   }
   out.set("cc", "algorithm", quoted(name->second), at, "CC_MODE", m);
   if (m == "3") {
-    if (const auto u = c.find("U_TARGET"); u != c.end()) out.set("cc.params", "eta", u->second.value, u->second.at, "U_TARGET", u->second.value);
-    if (const auto s = c.find("MI_THRESH"); s != c.end()) out.set("cc.params", "max_stage", s->second.value, s->second.at, "MI_THRESH", s->second.value);
+    if (const auto u = c.find("U_TARGET"); u != c.end())
+      out.set("cc.params", "eta", u->second.value, u->second.at, "U_TARGET", u->second.value);
+    if (const auto s = c.find("MI_THRESH"); s != c.end())
+      out.set("cc.params", "max_stage", s->second.value, s->second.at, "MI_THRESH", s->second.value);
   } else {
-    out.find(at, "CC_MODE", m, "its parameters are not mapped to rocetb's " + name->second + ": rocetb's defaults stay");
+    out.find(at, "CC_MODE", m,
+             "its parameters are not mapped to rocetb's " + name->second + ": rocetb's defaults stay");
   }
 }
 
@@ -115,7 +119,8 @@ void import_ecn(const Config& c, const Topology& t, Imported& out) {
     const char* map;
     const char* key;
     double scale;
-  } kMaps[] = {{"KMIN_MAP", "green_min_threshold", 1000}, {"KMAX_MAP", "green_max_threshold", 1000},
+  } kMaps[] = {{"KMIN_MAP", "green_min_threshold", 1000},
+               {"KMAX_MAP", "green_max_threshold", 1000},
                {"PMAX_MAP", "green_drop_probability", 100}};
   for (const auto& m : kMaps) {
     const auto e = c.find(m.map);
@@ -130,25 +135,28 @@ void import_ecn(const Config& c, const Topology& t, Imported& out) {
 
 void import_buffer(const Config& c, Imported& out) {
   if (const auto b = c.find("BUFFER_SIZE"); b != c.end()) {
-    out.set("switch.buffer_pool", "size", quoted(b->second.value + "MiB"), b->second.at, "BUFFER_SIZE", b->second.value);
+    out.set("switch.buffer_pool", "size", quoted(b->second.value + "MiB"), b->second.at, "BUFFER_SIZE",
+            b->second.value);
   }
   if (const auto d = c.find("USE_DYNAMIC_PFC_THRESHOLD"); d != c.end() && d->second.value == "1") {
     out.set("switch.pg_lossless", "dynamic_th", "-3", d->second.at, "USE_DYNAMIC_PFC_THRESHOLD (free/8)", "1");
   }
   if (const auto s = c.find("SIMULATOR_STOP_TIME"); s != c.end()) {
-    out.set("run", "duration", quoted(fmt::format("{}us", std::llround(std::stod(s->second.value) * 1e6))), s->second.at,
-            "SIMULATOR_STOP_TIME (s)", s->second.value);
+    out.set("run", "duration", quoted(fmt::format("{}us", std::llround(std::stod(s->second.value) * 1e6))),
+            s->second.at, "SIMULATOR_STOP_TIME (s)", s->second.value);
   }
 }
 
 void import_topology(const Topology& t, Imported& out) {
   if (t.rate_bps <= 0) return;
-  out.set("topology", "rate", quoted(fmt::format("{:.0f}bps", t.rate_bps)), t.at, "link rate", fmt::format("{:.0f}", t.rate_bps));
+  out.set("topology", "rate", quoted(fmt::format("{:.0f}bps", t.rate_bps)), t.at, "link rate",
+          fmt::format("{:.0f}", t.rate_bps));
   if (t.delay.ends_with("ms")) {
     const double us = std::stod(t.delay) * 1000;
     out.set("topology", "delay", quoted(fmt::format("{}ns", std::llround(us * 1000))), t.at, "link delay", t.delay);
   }
-  if (t.hosts >= 2) out.set("topology", "hosts", std::to_string(t.hosts), t.at, "nodes - 1 switch", std::to_string(t.hosts));
+  if (t.hosts >= 2)
+    out.set("topology", "hosts", std::to_string(t.hosts), t.at, "nodes - 1 switch", std::to_string(t.hosts));
 }
 
 }  // namespace
@@ -162,7 +170,8 @@ Status import_hpcc_config(const std::string& path, const std::string& text, Impo
     const std::string rest = trim(lines[i].substr(lines[i].find(w[0]) + w[0].size()));
     c[w[0]] = Line{rest, Origin{path, static_cast<uint32_t>(i + 1)}};
   }
-  if (!c.contains("CC_MODE")) return Error{fmt::format("{}: no CC_MODE in it: expected the HPCC simulator's config.txt", path)};
+  if (!c.contains("CC_MODE"))
+    return Error{fmt::format("{}: no CC_MODE in it: expected the HPCC simulator's config.txt", path)};
   const Topology t = read_topology(path, c);
   import_topology(t, out);
   import_mode(c, out);

@@ -58,10 +58,11 @@ void import_port(const std::string& dev, const fs::path& port_dir, Imported& out
     list += fmt::format("{}{} = {}", list.empty() ? "" : ", ", c, first_line(counters / c));
   }
   if (list.empty()) {
-    out.note(fmt::format("{} port {}: no hw_counters in {} (the driver shows them there when the device has them)",
-                         dev, port_dir.filename().string(), counters.string()));
+    out.note(fmt::format("{} port {}: no hw_counters in {} (the driver shows them there when the device has them)", dev,
+                         port_dir.filename().string(), counters.string()));
   } else {
-    out.note(fmt::format("{} port {} hw_counters ({}): {}", dev, port_dir.filename().string(), counters.string(), list));
+    out.note(
+        fmt::format("{} port {} hw_counters ({}): {}", dev, port_dir.filename().string(), counters.string(), list));
   }
 }
 
@@ -71,14 +72,16 @@ Status import_device(const std::string& dev, const fs::path& class_dir, const st
   const std::string pci = ec ? "" : link.filename().string();
   const fs::path cc = fs::path(debugfs) / "mlx5" / pci / "cc_params";
   if (pci.empty()) {
-    out.note(fmt::format("{}: {} is not a link to a PCI device, so its debugfs folder is unknown; its DCQCN "
-                         "parameters are not imported",
-                         dev, (class_dir / dev / "device").string()));
+    out.note(
+        fmt::format("{}: {} is not a link to a PCI device, so its debugfs folder is unknown; its DCQCN "
+                    "parameters are not imported",
+                    dev, (class_dir / dev / "device").string()));
   } else if (!fs::is_directory(cc, ec)) {
-    out.note(fmt::format("{} ({}): there is no {}: debugfs is not mounted there, is not readable without root, or the "
-                         "firmware does not allow DCQCN queries (cc_query_allowed); its DCQCN parameters are not "
-                         "imported",
-                         dev, pci, cc.string()));
+    out.note(
+        fmt::format("{} ({}): there is no {}: debugfs is not mounted there, is not readable without root, or the "
+                    "firmware does not allow DCQCN queries (cc_query_allowed); its DCQCN parameters are not "
+                    "imported",
+                    dev, pci, cc.string()));
   } else if (Status st = import_cc_params_dir(cc.string(), out); !st) {
     out.note(fmt::format("{} ({}): {}", dev, pci, st.message()));
   }
@@ -96,17 +99,18 @@ Status import_live(const std::string& source, Imported& out) {
   const fs::path class_dir = fs::path(sysfs) / "class" / "infiniband";
   const std::vector<std::string> devices = sorted_entries(class_dir);
   if (devices.empty()) {
-    return Error{fmt::format("live: this machine has no RDMA device: {} lists none (rdma-core's ibv_devices reads the "
-                             "same folder); import a saved copy instead (a cc_params folder, mlxconfig or mlnx_qos "
-                             "output, an echo script)",
-                             class_dir.string())};
+    return Error{
+        fmt::format("live: this machine has no RDMA device: {} lists none (rdma-core's ibv_devices reads the "
+                    "same folder); import a saved copy instead (a cc_params folder, mlxconfig or mlnx_qos "
+                    "output, an echo script)",
+                    class_dir.string())};
   }
   const std::string wanted = source.size() > 5 ? source.substr(5) : "";  // "live:mlx5_0"
   if (!wanted.empty() && std::find(devices.begin(), devices.end(), wanted) == devices.end()) {
     std::string names;
     for (const std::string& d : devices) names += (names.empty() ? "" : ", ") + d;
-    return Error{fmt::format("{}: no RDMA device '{}' in {}: expected one of {}", source, wanted, class_dir.string(),
-                             names)};
+    return Error{
+        fmt::format("{}: no RDMA device '{}' in {}: expected one of {}", source, wanted, class_dir.string(), names)};
   }
   for (const std::string& dev : devices) {
     if (!wanted.empty() && dev != wanted) continue;

@@ -101,8 +101,8 @@ Status import_mlnx_qos(const std::string& path, const std::string& text, Importe
     }
   }
   if (!any) {
-    return Error{fmt::format("{}: no trust state or PFC configuration in it: expected `mlnx_qos -i <interface>` output",
-                             path)};
+    return Error{
+        fmt::format("{}: no trust state or PFC configuration in it: expected `mlnx_qos -i <interface>` output", path)};
   }
   write_dscp_map(r, out);
   if (!r.enabled_line.empty()) write_pfc(r, out);

@@ -73,11 +73,13 @@ Status import_mlxconfig(const std::string& path, const std::string& text, Import
     add_cc_param(out, debugfs, value, at, name);
   }
   if (dcqcn == 0) {
-    return Error{fmt::format("{}: no DCQCN settings in it: expected `mlxconfig -d <device> q` output with lines such "
-                             "as 'RPG_TIME_RESET_P1   300'",
-                             path)};
+    return Error{
+        fmt::format("{}: no DCQCN settings in it: expected `mlxconfig -d <device> q` output with lines such "
+                    "as 'RPG_TIME_RESET_P1   300'",
+                    path)};
   }
-  if (other > 0) out.note(fmt::format("{}: {} other NVConfig settings are not DCQCN's and are not imported", path, other));
+  if (other > 0)
+    out.note(fmt::format("{}: {} other NVConfig settings are not DCQCN's and are not imported", path, other));
   return {};
 }
 

@@ -70,8 +70,9 @@ void ecnconfig(const Command& c, State& s, Imported& out) {
     const auto queue = whole(q);
     if (!queue || *queue > 7) return out.find(c.at, "ecnconfig -q", q, "expected a queue 0..7: not imported");
     if (onoff == "off") {
-      out.find(c.at, "ecnconfig -q " + q, "off", "legal but it turns ECN marking off on queue " + q +
-                                                       ": its senders get no CNPs (WRED only drops); written");
+      out.find(
+          c.at, "ecnconfig -q " + q, "off",
+          "legal but it turns ECN marking off on queue " + q + ": its senders get no CNPs (WRED only drops); written");
     } else {
       s.ecn_queues.insert(static_cast<int>(*queue));
       s.ecn_at = c.at;
@@ -108,9 +109,9 @@ void buffer_profile(const Command& c, Imported& out) {
   if (c.w.size() < 5) return out.find(c.at, "config buffer profile", c.text, "expected add|set NAME --OPTION VALUE...");
   const std::string& name = c.w[4];
   const bool lossless = !c.option({"--xoff"}).empty() || name.find("lossless") != std::string::npos;
-  const std::string table = lossless ? "switch.pg_lossless" : name.find("egress") != std::string::npos
-                                                                  ? "switch.egress_lossy"
-                                                                  : "switch.pg_lossy";
+  const std::string table = lossless                                   ? "switch.pg_lossless"
+                            : name.find("egress") != std::string::npos ? "switch.egress_lossy"
+                                                                       : "switch.pg_lossy";
   for (const char* f : {"size", "xoff", "static_th"}) {
     const std::string v = c.option({(std::string("--") + f).c_str()});
     if (v.empty()) continue;
@@ -131,7 +132,8 @@ void pfc_priority(const Command& c, State& s, Imported& out) {
   // config interface pfc priority PORT PRIO on|off
   if (c.w.size() < 7) return out.find(c.at, "config interface pfc priority", c.text, "expected PORT PRIORITY on|off");
   const auto prio = whole(c.w[5]);
-  if (!prio || *prio > 7) return out.find(c.at, "config interface pfc priority " + c.w[4], c.w[5], "expected a priority 0..7");
+  if (!prio || *prio > 7)
+    return out.find(c.at, "config interface pfc priority " + c.w[4], c.w[5], "expected a priority 0..7");
   if (c.w[6] == "on") s.pfc_on.insert(static_cast<int>(*prio));
   if (c.w[6] == "off") s.pfc_on.erase(static_cast<int>(*prio));
   s.pfc_at = c.at;
@@ -147,11 +149,14 @@ void pfcwd(const Command& c, Imported& out) {
     out.set("switch.pfcwd", "enabled", "true", c.at, "pfcwd start_default", "");
   } else if (sub == "start") {
     out.set("switch.pfcwd", "enabled", "true", c.at, "pfcwd start", c.text);
-    if (const std::string a = c.option({"--action", "-a"}); !a.empty()) out.set("switch.pfcwd", "action", quoted(a), c.at, "pfcwd start --action", a);
+    if (const std::string a = c.option({"--action", "-a"}); !a.empty())
+      out.set("switch.pfcwd", "action", quoted(a), c.at, "pfcwd start --action", a);
     if (const std::string r = c.option({"--restoration-time", "-r"}); !r.empty()) {
       out.set("switch.pfcwd", "restoration_time", quoted(r + "ms"), c.at, "pfcwd start --restoration-time", r);
     }
-    if (whole(c.w.back())) out.set("switch.pfcwd", "detection_time", quoted(c.w.back() + "ms"), c.at, "pfcwd start DETECTION_TIME", c.w.back());
+    if (whole(c.w.back()))
+      out.set("switch.pfcwd", "detection_time", quoted(c.w.back() + "ms"), c.at, "pfcwd start DETECTION_TIME",
+              c.w.back());
   } else {
     out.find(c.at, "pfcwd " + sub, c.text, "not a watchdog setting rocetb has: not imported");
   }
@@ -174,7 +179,8 @@ void one(const Command& c, State& s, Imported& out) {
                     "loads SONiC's stock QoS templates, which the file does not show; rocetb's [switch] defaults are "
                     "the tuning guide's lossless settings, not that template: nothing imported");
   }
-  out.find(c.at, c.w[0] + (c.w.size() > 1 ? " " + c.w[1] : ""), c.text, "not a command the importer reads: not imported");
+  out.find(c.at, c.w[0] + (c.w.size() > 1 ? " " + c.w[1] : ""), c.text,
+           "not a command the importer reads: not imported");
 }
 
 }  // namespace
@@ -191,14 +197,18 @@ Status import_sonic_commands(const std::string& path, const std::string& text, I
     ++commands;
     one(c, s, out);
   }
-  if (commands == 0) return Error{fmt::format("{}: no SONiC commands in it: expected lines such as 'ecnconfig -p AZURE_LOSSLESS -gmin 1048576'", path)};
+  if (commands == 0)
+    return Error{fmt::format(
+        "{}: no SONiC commands in it: expected lines such as 'ecnconfig -p AZURE_LOSSLESS -gmin 1048576'", path)};
   const auto list = [](const std::set<int>& v) {
     std::string t;
     for (int x : v) t += fmt::format("{}{}", t.empty() ? "" : ", ", x);
     return "[" + t + "]";
   };
-  if (s.pfc_at.line > 0 && !s.pfc_at.file.empty()) out.set("switch", "pfc_enable", list(s.pfc_on), s.pfc_at, "config interface pfc priority", list(s.pfc_on));
-  if (!s.ecn_queues.empty()) out.set("switch", "wred_queues", list(s.ecn_queues), s.ecn_at, "ecnconfig -q ... on", list(s.ecn_queues));
+  if (s.pfc_at.line > 0 && !s.pfc_at.file.empty())
+    out.set("switch", "pfc_enable", list(s.pfc_on), s.pfc_at, "config interface pfc priority", list(s.pfc_on));
+  if (!s.ecn_queues.empty())
+    out.set("switch", "wred_queues", list(s.ecn_queues), s.ecn_at, "ecnconfig -q ... on", list(s.ecn_queues));
   return {};
 }
 

@@ -69,10 +69,11 @@ Expected<Kind> detect(const std::string& source) {
   auto text = read_source(source);
   if (!text) return text.error();
   if (auto k = kind_of_text(*text)) return *k;
-  return Error{fmt::format("{}: cannot tell what kind of source it is: expected a cc_params folder, `live`, "
-                           "mlxconfig or mlnx_qos output, an echo script, an HPCC config.txt, a SONiC config_db.json "
-                           "or a file of SONiC commands (config ..., ecnconfig ...); --format names it: {}",
-                           source, kind_names())};
+  return Error{
+      fmt::format("{}: cannot tell what kind of source it is: expected a cc_params folder, `live`, "
+                  "mlxconfig or mlnx_qos output, an echo script, an HPCC config.txt, a SONiC config_db.json "
+                  "or a file of SONiC commands (config ..., ecnconfig ...); --format names it: {}",
+                  source, kind_names())};
 }
 
 Status import_source(Kind k, const std::string& source, Imported& out) {
@@ -81,13 +82,20 @@ Status import_source(Kind k, const std::string& source, Imported& out) {
   auto text = read_source(source);
   if (!text) return text.error();
   switch (k) {
-    case Kind::kMlxconfig: return import_mlxconfig(source, *text, out);
-    case Kind::kEchoScript: return import_echo_script(source, *text, out);
-    case Kind::kMlnxQos: return import_mlnx_qos(source, *text, out);
-    case Kind::kHpccConfig: return import_hpcc_config(source, *text, out);
-    case Kind::kConfigDb: return import_config_db(source, *text, out);
-    case Kind::kSonicCommands: return import_sonic_commands(source, *text, out);
-    default: return Error{"unreachable"};
+    case Kind::kMlxconfig:
+      return import_mlxconfig(source, *text, out);
+    case Kind::kEchoScript:
+      return import_echo_script(source, *text, out);
+    case Kind::kMlnxQos:
+      return import_mlnx_qos(source, *text, out);
+    case Kind::kHpccConfig:
+      return import_hpcc_config(source, *text, out);
+    case Kind::kConfigDb:
+      return import_config_db(source, *text, out);
+    case Kind::kSonicCommands:
+      return import_sonic_commands(source, *text, out);
+    default:
+      return Error{"unreachable"};
   }
 }
 

@@ -30,26 +30,31 @@ TEST(Convert, PaperDefaultsToMlx5) {
   auto c = convert(Convention::kPaper, Convention::kMlx5, {});
   ASSERT_TRUE(c) << c.error().message;
   auto k = by_key(*c);
-  EXPECT_EQ(k["rp_dce_tcp_g"].value, "1020");            // 1024 x (1 - 1/256)
+  EXPECT_EQ(k["rp_dce_tcp_g"].value, "1020");  // 1024 x (1 - 1/256)
   EXPECT_THAT(k["rp_dce_tcp_g"].approximate, HasSubstr("Q10"));
   EXPECT_EQ(k["rp_dce_tcp_rtt"].value, "55");
   EXPECT_EQ(k["rp_time_reset"].value, "55");
-  EXPECT_EQ(k["rp_byte_reset"].value, "156250");          // 10 MB / 64 B
+  EXPECT_EQ(k["rp_byte_reset"].value, "156250");  // 10 MB / 64 B
   EXPECT_EQ(k["rp_threshold"].value, "5");
   EXPECT_EQ(k["rp_ai_rate"].value, "40");
   EXPECT_EQ(k["np_min_time_between_cnps"].value, "50");
   EXPECT_EQ(k["rp_initial_alpha_value"].value, "1023");  // 1.0 does not fit 10 bits
   EXPECT_THAT(k["rp_initial_alpha_value"].approximate, HasSubstr("10-bit fraction"));
-  EXPECT_EQ(k["rp_clamp_tgt_rate"].value, "1");           // implied: R_T = R_C at every CNP
-  EXPECT_EQ(k["rp_gd"].value, "11");                      // implied: the cut alpha/2
+  EXPECT_EQ(k["rp_clamp_tgt_rate"].value, "1");  // implied: R_T = R_C at every CNP
+  EXPECT_EQ(k["rp_gd"].value, "11");             // implied: the cut alpha/2
   EXPECT_EQ(k["rp_time_reset"].approximate, "");
 }
 
 // paper -> mlx5 -> paper: every knob comes back within one Q10 step (g, alpha0) or exactly.
 TEST(Convert, PaperToMlx5AndBackWithinOneQ10Step) {
-  const std::vector<GivenValue> given = {{"g", "0.01", "a"},     {"alpha_timer_us", "55", "a"}, {"T_us", "55", "a"},
-                                         {"B_bytes", "10000000", "a"}, {"F", "5", "a"},        {"R_AI_Mbps", "40", "a"},
-                                         {"R_HAI_Mbps", "200", "a"},   {"cnp_interval_us", "50", "a"},
+  const std::vector<GivenValue> given = {{"g", "0.01", "a"},
+                                         {"alpha_timer_us", "55", "a"},
+                                         {"T_us", "55", "a"},
+                                         {"B_bytes", "10000000", "a"},
+                                         {"F", "5", "a"},
+                                         {"R_AI_Mbps", "40", "a"},
+                                         {"R_HAI_Mbps", "200", "a"},
+                                         {"cnp_interval_us", "50", "a"},
                                          {"alpha_init", "1", "a"}};
   auto there = convert(Convention::kPaper, Convention::kMlx5, given);
   ASSERT_TRUE(there);
@@ -77,10 +82,11 @@ TEST(Convert, PaperToMlx5AndBackWithinOneQ10Step) {
 }
 
 TEST(Convert, HpccToMlx5SaysThePerAckCnpFlagIsApproximate) {
-  auto c = convert(Convention::kHpccNs3, Convention::kMlx5, {{"EWMA_GAIN", "0.00390625", "config.txt:20"},
-                                                            {"RATE_AI", "20Mb/s", "config.txt:23"},
-                                                            {"RATE_HAI", "0.2Gb/s", "config.txt:24"},
-                                                            {"TOPOLOGY_FILE", "topology.txt", "config.txt:5"}});
+  auto c = convert(Convention::kHpccNs3, Convention::kMlx5,
+                   {{"EWMA_GAIN", "0.00390625", "config.txt:20"},
+                    {"RATE_AI", "20Mb/s", "config.txt:23"},
+                    {"RATE_HAI", "0.2Gb/s", "config.txt:24"},
+                    {"TOPOLOGY_FILE", "topology.txt", "config.txt:5"}});
   ASSERT_TRUE(c) << c.error().message;
   auto k = by_key(*c);
   EXPECT_EQ(k["rp_dce_tcp_g"].value, "1020");
@@ -95,9 +101,10 @@ TEST(Convert, HpccToMlx5SaysThePerAckCnpFlagIsApproximate) {
 }
 
 TEST(Convert, Mlx5ToHpccDropsWhatTheSimulatorHasNot) {
-  auto c = convert(Convention::kMlx5, Convention::kHpccNs3, {{"rp_byte_reset", "32767", "argument 1"},
-                                                            {"rp_ai_rate", "5", "argument 2"},
-                                                            {"np_min_time_between_cnps", "4", "argument 3"}});
+  auto c = convert(Convention::kMlx5, Convention::kHpccNs3,
+                   {{"rp_byte_reset", "32767", "argument 1"},
+                    {"rp_ai_rate", "5", "argument 2"},
+                    {"np_min_time_between_cnps", "4", "argument 3"}});
   ASSERT_TRUE(c);
   ASSERT_EQ(c->keys.size(), 1u);
   EXPECT_EQ(key_line(Convention::kHpccNs3, c->keys[0]), "RATE_AI 5Mb/s");

@@ -16,8 +16,8 @@
 namespace rtb::params {
 namespace {
 
-using ::testing::HasSubstr;
 using testing::data;
+using ::testing::HasSubstr;
 
 Imported import_one(const std::string& source) {
   Imported in;
@@ -73,7 +73,8 @@ TEST(ImportEchoScript, GuideValuesAreFoundEachAtItsLine) {
               HasSubstr(f + ":7: rp_initial_alpha_value = 1024: is invalid: expected a whole number in 1..1023"));
   EXPECT_THAT(finding(in, "rp_gd"), HasSubstr(f + ":8: rp_gd = 50: is invalid"));
   EXPECT_THAT(finding(in, "rp_gd"), HasSubstr("1023/2^50 = 9.09e-13 of R_C, so every cut is zero"));
-  EXPECT_THAT(finding(in, "rp_dce_tcp_g"), HasSubstr(f + ":9: rp_dce_tcp_g = 4: legal, written, but it is the Q10 weight of the OLD alpha"));
+  EXPECT_THAT(finding(in, "rp_dce_tcp_g"),
+              HasSubstr(f + ":9: rp_dce_tcp_g = 4: legal, written, but it is the Q10 weight of the OLD alpha"));
   EXPECT_THAT(finding(in, "rp_dce_tcp_g"), HasSubstr("g = (1024 - 4)/1024 = 0.9961: alpha jumps to ~1"));
   EXPECT_THAT(finding(in, "rp_rf_reset_ratio"),
               HasSubstr(f + ":11: rp_rf_reset_ratio = 1: unknown parameter 'rp_rf_reset_ratio': not an mlx5 DCQCN "
@@ -116,7 +117,9 @@ TEST_F(LiveTree, ReadsCcParamsRateAndCountersOfTheFakeNic) {
   const Imported in = import_one("live");
   EXPECT_EQ(value(in, "cc.params", "rp_ai_rate"), "20");  // 0x14, as kstrtou32 reads it
   EXPECT_EQ(value(in, "topology", "rate"), "\"100Gbps\"");
-  EXPECT_THAT(finding(in, "rp_min_dec_fac"), HasSubstr("rp_min_dec_fac:1: rp_min_dec_fac = 100: legal, written, but it bounds every cut to (100 - 100)% = 0"));
+  EXPECT_THAT(
+      finding(in, "rp_min_dec_fac"),
+      HasSubstr("rp_min_dec_fac:1: rp_min_dec_fac = 100: legal, written, but it bounds every cut to (100 - 100)% = 0"));
   ASSERT_FALSE(in.notes().empty());
   EXPECT_THAT(in.notes().back(), HasSubstr("mlx5_0 port 1 hw_counters"));
   EXPECT_THAT(in.notes().back(), HasSubstr("np_cnp_sent = 1520"));
@@ -161,10 +164,10 @@ TEST(ImportMlnxQos, TrustPfcAndDscpMap) {
 TEST(ImportHpccConfig, DcqcnKnobsEcnAndBufferAtTheTopologysRate) {
   const std::string f = data("hpcc/config.txt");
   const Imported in = import_one(f);
-  EXPECT_EQ(value(in, "cc.params", "rp_dce_tcp_g"), "1020");   // 1024 x (1 - 1/256)
+  EXPECT_EQ(value(in, "cc.params", "rp_dce_tcp_g"), "1020");  // 1024 x (1 - 1/256)
   EXPECT_EQ(value(in, "cc.params", "rp_ai_rate"), "20");
   EXPECT_EQ(value(in, "cc.params", "rp_min_rate"), "1000");
-  EXPECT_EQ(value(in, "cc.params", "np_min_time_between_cnps"), "0");  // per-ACK CNP flag
+  EXPECT_EQ(value(in, "cc.params", "np_min_time_between_cnps"), "0");                 // per-ACK CNP flag
   EXPECT_EQ(value(in, "switch.wred_profile", "green_min_threshold"), "\"400000B\"");  // 400 KB of 1000 B at 100G
   EXPECT_EQ(value(in, "switch.wred_profile", "green_drop_probability"), "20");
   EXPECT_EQ(value(in, "switch.buffer_pool", "size"), "\"32MiB\"");
@@ -179,11 +182,13 @@ TEST(ImportHpccConfig, DcqcnKnobsEcnAndBufferAtTheTopologysRate) {
 // The simulator's own run.py output (../shared/peers/hpcc-ns3), when the shared folder is here.
 TEST(ImportHpccConfig, ThePeersIncastConfigImportsAndLoads) {
   const char* shared = std::getenv("ROCETB_SHARED");
-  const std::string f = std::string(shared ? shared : "../shared") + "/peers/hpcc-ns3/scenarios/b_incast8_100g/config.txt";
-  if (!std::filesystem::exists(f)) GTEST_SKIP() << "no " << f << " (the shared folder ../shared/peers/hpcc-ns3 is missing)";
+  const std::string f =
+      std::string(shared ? shared : "../shared") + "/peers/hpcc-ns3/scenarios/b_incast8_100g/config.txt";
+  if (!std::filesystem::exists(f))
+    GTEST_SKIP() << "no " << f << " (the shared folder ../shared/peers/hpcc-ns3 is missing)";
   const Imported in = import_one(f);
-  EXPECT_EQ(value(in, "cc.params", "rp_ai_rate"), "20");    // RATE_AI 20Mb/s
-  EXPECT_EQ(value(in, "cc.params", "rp_hai_rate"), "200");  // RATE_HAI 200Mb/s
+  EXPECT_EQ(value(in, "cc.params", "rp_ai_rate"), "20");                               // RATE_AI 20Mb/s
+  EXPECT_EQ(value(in, "cc.params", "rp_hai_rate"), "200");                             // RATE_HAI 200Mb/s
   EXPECT_EQ(value(in, "switch.wred_profile", "green_max_threshold"), "\"1600000B\"");  // KMAX 1600 KB at 100G
   EXPECT_EQ(value(in, "topology", "hosts"), "9");
   const scenario::Scenario s = loads(in, f);

@@ -4,10 +4,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "tests/apps/child.h"
@@ -16,11 +15,11 @@
 namespace rtb::params {
 namespace {
 
-using ::testing::HasSubstr;
-using ::testing::StartsWith;
 using apps::testing::ChildResult;
 using apps::testing::run_rocetb;
 using testing::data;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 std::string temp_path(const std::string& name) {
   std::filesystem::create_directories(::testing::TempDir() + "/params_command_test");
@@ -32,7 +31,8 @@ size_t lines(const std::string& s) { return static_cast<size_t>(std::count(s.beg
 TEST(ParamsImport, ConfigDbAndScriptImportedThenRun) {
   const std::string file = temp_path("imported.toml"), out = temp_path("results");
   std::filesystem::remove_all(out);
-  const ChildResult imp = run_rocetb({"params", "import", data("config_db.json"), data("guide_cc_params.sh"), "--out", file});
+  const ChildResult imp =
+      run_rocetb({"params", "import", data("config_db.json"), data("guide_cc_params.sh"), "--out", file});
   ASSERT_EQ(imp.exit_code, 0) << imp.out;
   EXPECT_THAT(imp.out, HasSubstr(data("guide_cc_params.sh") + ":8: rp_gd = 50: is invalid"));
   EXPECT_THAT(imp.out, HasSubstr("green_min_threshold = 40000: ambiguous in unit"));
@@ -76,7 +76,8 @@ TEST(ParamsImport, BadInputIsOneLineWithExitTwo) {
       {{"params", "import", data("mlnx_qos.txt"), "--format", "cisco"}, "--format 'cisco': expected one of"},
       {{"params", "import", data("mlnx_qos.txt"), "--format", "config_db"}, "not valid JSON"},
       {{"params", "convert", "--from", "linux", "--to", "mlx5"}, "--from 'linux': expected paper, mlx5 or hpcc-ns3"},
-      {{"params", "convert", "--from", "paper", "--to", "mlx5", "g"}, "'g': expected KEY=VALUE, or one file of them (there is no file of that name)"},
+      {{"params", "convert", "--from", "paper", "--to", "mlx5", "g"},
+       "'g': expected KEY=VALUE, or one file of them (there is no file of that name)"},
       {{"params", "convert", "--from", "paper", "--to", "mlx5", "g=x"}, "argument 1: g = x: expected a non-negative"},
   };
   for (const auto& [args, message] : cases) {
@@ -97,14 +98,18 @@ TEST(ParamsImport, LiveWithoutRdmaDeviceSaysSo) {
 }
 
 TEST(ParamsConvert, PrintsEachKeyWithItsFormulaAndSource) {
-  const ChildResult r = run_rocetb({"params", "convert", "--from", "paper", "--to", "mlx5", "g=0.00390625", "B_bytes=10MB"});
+  const ChildResult r =
+      run_rocetb({"params", "convert", "--from", "paper", "--to", "mlx5", "g=0.00390625", "B_bytes=10MB"});
   EXPECT_EQ(r.exit_code, 2);  // 10MB is not a number of bytes here
-  const ChildResult ok = run_rocetb({"params", "convert", "--from", "hpcc-ns3", "--to", "mlx5", data("hpcc/config.txt")});
+  const ChildResult ok =
+      run_rocetb({"params", "convert", "--from", "hpcc-ns3", "--to", "mlx5", data("hpcc/config.txt")});
   ASSERT_EQ(ok.exit_code, 0) << ok.out;
   EXPECT_THAT(ok.out, HasSubstr("rp_dce_tcp_g = 1020\n    from EWMA_GAIN = 0.00390625: g = EWMA_GAIN = 0.00390625; "
                                 "rp_dce_tcp_g = 1024 x (1 - g)"));
-  EXPECT_THAT(ok.out, HasSubstr("np_min_time_between_cnps = 0\n    from implied by hpcc-ns3: the simulator has no CNP pacing"));
-  EXPECT_THAT(ok.out, HasSubstr("not DCQCN parameters of hpcc-ns3, not converted: " + data("hpcc/config.txt") + ":1: ENABLE_QCN"));
+  EXPECT_THAT(ok.out,
+              HasSubstr("np_min_time_between_cnps = 0\n    from implied by hpcc-ns3: the simulator has no CNP pacing"));
+  EXPECT_THAT(ok.out, HasSubstr("not DCQCN parameters of hpcc-ns3, not converted: " + data("hpcc/config.txt") +
+                                ":1: ENABLE_QCN"));
 }
 
 }  // namespace
