@@ -231,8 +231,14 @@ Converted convert_one(Convention from, Convention to, const Knob& k, const Quant
                 std::string(k.source),
                 ""};
   std::vector<std::string> notes;
-  if (from != to && !q.approx.empty()) notes.push_back(q.approx);
-  if (from != to && !k.approx.empty() && k.approx != q.approx) notes.push_back(std::string(k.approx));
+  // Each note says how its convention departs from the paper; between two conventions
+  // that both depart, both are named, so that a reader sees whether they depart alike.
+  const bool both = !q.approx.empty() && !k.approx.empty() && k.approx != q.approx;
+  const auto named = [&](Convention c, std::string_view note) {
+    return both ? fmt::format("{}: {}", name_of(c), note) : std::string(note);
+  };
+  if (from != to && !q.approx.empty()) notes.push_back(named(from, q.approx));
+  if (from != to && !k.approx.empty() && k.approx != q.approx) notes.push_back(named(to, k.approx));
   if (k.whole && std::fabs(raw - std::round(raw)) > 1e-9) {
     const double back = k.read(std::round(raw));
     notes.push_back(fmt::format("rounded from {:.6g}, which reads back as {:.6g} (given {:.6g})", raw, back, q.value));
