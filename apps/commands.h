@@ -15,6 +15,7 @@ Command add_run_command(CLI::App& app, int argc, char** argv);
 Command add_frames_command(CLI::App& app);
 Command add_bench_command(CLI::App& app);
 Command add_plan_command(CLI::App& app);
+Command add_params_command(CLI::App& app);
 Command add_analyze_command(CLI::App& app);
 Command add_replay_command(CLI::App& app, int argc, char** argv);
 Command add_sweep_command(CLI::App& app);

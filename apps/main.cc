@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   const rtb::apps::Command frames = rtb::apps::add_frames_command(app);
   const rtb::apps::Command bench = rtb::apps::add_bench_command(app);
   const rtb::apps::Command plan = rtb::apps::add_plan_command(app);
+  const rtb::apps::Command params = rtb::apps::add_params_command(app);
   const rtb::apps::Command analyze = rtb::apps::add_analyze_command(app);
   const rtb::apps::Command replay = rtb::apps::add_replay_command(app, argc, argv);
   const rtb::apps::Command sweep = rtb::apps::add_sweep_command(app);
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("run")) return run();
   if (app.got_subcommand("bench")) return bench();
   if (app.got_subcommand("plan")) return plan();
+  if (app.got_subcommand("params")) return params();
   if (app.got_subcommand("analyze")) return analyze();
   if (app.got_subcommand("replay")) return replay();
   if (app.got_subcommand("sweep")) return sweep();

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -28,6 +29,35 @@ std::vector<rtb_cc_param> to_abi(const ParamMap& map) {
     out.push_back(p);
   }
   return out;
+}
+
+namespace {
+
+bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+// Where `key` first appears in `message` as a whole word (npos if it does not).
+size_t word_at(const std::string& message, const std::string& key) {
+  for (size_t i = message.find(key); i != std::string::npos; i = message.find(key, i + 1)) {
+    const size_t end = i + key.size();
+    if ((i == 0 || !word_char(message[i - 1])) && (end == message.size() || !word_char(message[end]))) return i;
+  }
+  return std::string::npos;
+}
+
+}  // namespace
+
+std::string mentioned_param(const std::string& message, const ParamMap& params) {
+  std::string best;
+  size_t best_at = std::string::npos;
+  for (const auto& [k, v] : params) {
+    const size_t at = word_at(message, k);
+    if (at == std::string::npos) continue;
+    if (at < best_at || (at == best_at && k.size() > best.size())) {
+      best = k;
+      best_at = at;
+    }
+  }
+  return best;
 }
 
 std::string describe(const rtb_cc_param& param) {

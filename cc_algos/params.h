@@ -25,6 +25,11 @@ using ParamMap = std::map<std::string, ParamValue, std::less<>>;
 // The ABI view of a map: pointers into `map`, valid while `map` lives and is unchanged.
 std::vector<rtb_cc_param> to_abi(const ParamMap& map);
 
+// The parameter a message of parse_params is about: the one it names first as a whole word
+// (the longest at the same place), so that a list of valid parameters later in the message
+// does not count; "" when it names none. Puts each message at its own key's line.
+std::string mentioned_param(const std::string& message, const ParamMap& params);
+
 // The value as the user wrote it, for messages.
 std::string describe(const rtb_cc_param& param);
 

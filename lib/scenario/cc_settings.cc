@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include <cctype>
 #include <filesystem>
 
 #include "cc_algos/controller.h"
@@ -40,33 +39,6 @@ cc::ParamMap read_params(Table& p) {
   return params;
 }
 
-bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
-
-// Where `key` first appears in `message` as a whole word (npos if it does not).
-size_t word_at(const std::string& message, const std::string& key) {
-  for (size_t i = message.find(key); i != std::string::npos; i = message.find(key, i + 1)) {
-    const size_t end = i + key.size();
-    if ((i == 0 || !word_char(message[i - 1])) && (end == message.size() || !word_char(message[end]))) return i;
-  }
-  return std::string::npos;
-}
-
-// The parameter a message is about: the one it names first (the longest at the same
-// place), so that a list of valid parameters later in the message does not count.
-std::string mentioned_key(const std::string& message, const cc::ParamMap& params) {
-  std::string best;
-  size_t best_at = std::string::npos;
-  for (const auto& [k, v] : params) {
-    const size_t at = word_at(message, k);
-    if (at == std::string::npos) continue;
-    if (at < best_at || (at == best_at && k.size() > best.size())) {
-      best = k;
-      best_at = at;
-    }
-  }
-  return best;
-}
-
 std::vector<std::string> lines_of(const std::string& s) {
   std::vector<std::string> out;
   size_t from = 0;
@@ -91,7 +63,7 @@ std::string one_line(const std::string& s) {
   if (!table) throw LoadError{"cc.params: " + one_line(errors)};
   std::vector<LocatedProblem> problems;
   for (const std::string& e : lines_of(errors)) {
-    const std::string key = mentioned_key(e, params);
+    const std::string key = cc::mentioned_param(e, params);
     if (key.empty()) {
       problems.push_back({table->line(""), table->located("", e)});
     } else {

@@ -1,0 +1,254 @@
+// rocetb params import on a sample of each kind of source: the keys each value becomes,
+// with its file and line; the findings (the tuning guides' invalid values with their
+// arithmetic); the written scenario loading with the scenario loader.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "params/dcqcn_check.h"
+#include "params/scenario_text.h"
+#include "params/sources.h"
+#include "scenario/load.h"
+#include "tests/params/data_path.h"
+
+namespace rtb::params {
+namespace {
+
+using testing::data;
+using ::testing::HasSubstr;
+
+Imported import_one(const std::string& source) {
+  Imported in;
+  auto kind = detect(source);
+  EXPECT_TRUE(kind) << kind.error().message;
+  if (!kind) return in;
+  Status st = import_source(*kind, source, in);
+  EXPECT_TRUE(st) << st.message();
+  check_cc_params(in);
+  return in;
+}
+
+std::string value(const Imported& in, const std::string& table, const std::string& name) {
+  const Key* k = in.get(table, name);
+  return k ? k->value : "<absent>";
+}
+
+// The finding about `key`, formatted; "" when there is none.
+std::string finding(const Imported& in, const std::string& key) {
+  for (const Finding& f : in.findings()) {
+    if (f.key == key) return format(f);
+  }
+  return "";
+}
+
+scenario::Scenario loads(const Imported& in, const std::string& source) {
+  const std::string text = scenario_text(in, {source});
+  auto s = scenario::load_scenario_text(text, "imported.toml");
+  EXPECT_TRUE(s) << s.error().message << "\n" << text;
+  return s ? *s : scenario::Scenario{};
+}
+
+TEST(Detect, EachSampleIsRecognisedByItsContent) {
+  EXPECT_EQ(*detect(data("guide_cc_params.sh")), Kind::kEchoScript);
+  EXPECT_EQ(*detect(data("cc_params_tree")), Kind::kCcParamsDir);
+  EXPECT_EQ(*detect(data("mlxconfig_q.txt")), Kind::kMlxconfig);
+  EXPECT_EQ(*detect(data("mlnx_qos.txt")), Kind::kMlnxQos);
+  EXPECT_EQ(*detect(data("hpcc/config.txt")), Kind::kHpccConfig);
+  EXPECT_EQ(*detect(data("config_db.json")), Kind::kConfigDb);
+  EXPECT_EQ(*detect(data("sonic_cli.txt")), Kind::kSonicCommands);
+  EXPECT_EQ(*detect("live:mlx5_0"), Kind::kLive);
+  auto unknown = detect(data("hpcc/topology.txt"));
+  ASSERT_FALSE(unknown);
+  EXPECT_THAT(unknown.error().message, HasSubstr("cannot tell what kind of source it is"));
+}
+
+// The tuning guide's script: every seed value found at its own line with its arithmetic;
+// the invalid ones not written, the legal-but-disabling one written, the scenario loads.
+TEST(ImportEchoScript, GuideValuesAreFoundEachAtItsLine) {
+  const std::string f = data("guide_cc_params.sh");
+  const Imported in = import_one(f);
+  EXPECT_THAT(finding(in, "rp_initial_alpha_value"),
+              HasSubstr(f + ":7: rp_initial_alpha_value = 1024: is invalid: expected a whole number in 1..1023"));
+  EXPECT_THAT(finding(in, "rp_gd"), HasSubstr(f + ":8: rp_gd = 50: is invalid"));
+  EXPECT_THAT(finding(in, "rp_gd"), HasSubstr("1023/2^50 = 9.09e-13 of R_C, so every cut is zero"));
+  EXPECT_THAT(finding(in, "rp_dce_tcp_g"),
+              HasSubstr(f + ":9: rp_dce_tcp_g = 4: legal, written, but it is the Q10 weight of the OLD alpha"));
+  EXPECT_THAT(finding(in, "rp_dce_tcp_g"), HasSubstr("g = (1024 - 4)/1024 = 0.9961: alpha jumps to ~1"));
+  EXPECT_THAT(finding(in, "rp_rf_reset_ratio"),
+              HasSubstr(f + ":11: rp_rf_reset_ratio = 1: unknown parameter 'rp_rf_reset_ratio': not an mlx5 DCQCN "
+                            "parameter"));
+  EXPECT_THAT(finding(in, "/sys/class/net/eth2/ecn/roce_np/enable/3"), HasSubstr(":13: "));
+  EXPECT_EQ(value(in, "cc.params", "rp_gd"), "<absent>");
+  EXPECT_EQ(value(in, "cc.params", "rp_initial_alpha_value"), "<absent>");
+  EXPECT_EQ(value(in, "cc.params", "rp_dce_tcp_g"), "4");
+  EXPECT_EQ(value(in, "cc.params", "rp_hai_rate"), "15");
+  EXPECT_EQ(in.get("cc.params", "rp_hai_rate")->at.line, 10u);
+  EXPECT_EQ(in.findings().size(), 5u);
+  const scenario::Scenario s = loads(in, f);
+  EXPECT_EQ(std::get<int64_t>(s.cc.params.at("rp_dce_tcp_g")), 4);
+}
+
+TEST(ImportCcParamsTree, FirmwareDefaultsImportAndLoad) {
+  const Imported in = import_one(data("cc_params_tree"));
+  EXPECT_EQ(value(in, "cc.params", "rp_dce_tcp_g"), "1019");
+  EXPECT_EQ(value(in, "cc.params", "np_cnp_dscp"), "48");
+  EXPECT_THAT(in.get("cc.params", "rp_time_reset")->at.file, HasSubstr("0000:03:00.0/cc_params/rp_time_reset"));
+  // The RTT-probe entries every NIC has are named, not written.
+  EXPECT_THAT(finding(in, "rtt_resp_dscp"), HasSubstr("RTT-probe responses, not part of DCQCN"));
+  EXPECT_EQ(in.findings().size(), 2u);  // rtt_resp_dscp, rtt_resp_dscp_valid
+  loads(in, data("cc_params_tree"));
+}
+
+class LiveTree : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    setenv("ROCETB_SYSFS_ROOT", data("live/sys").c_str(), 1);
+    setenv("ROCETB_DEBUGFS_ROOT", data("live/debug").c_str(), 1);
+  }
+  void TearDown() override {
+    unsetenv("ROCETB_SYSFS_ROOT");
+    unsetenv("ROCETB_DEBUGFS_ROOT");
+  }
+};
+
+TEST_F(LiveTree, ReadsCcParamsRateAndCountersOfTheFakeNic) {
+  const Imported in = import_one("live");
+  EXPECT_EQ(value(in, "cc.params", "rp_ai_rate"), "20");  // 0x14, as kstrtou32 reads it
+  EXPECT_EQ(value(in, "topology", "rate"), "\"100Gbps\"");
+  EXPECT_THAT(
+      finding(in, "rp_min_dec_fac"),
+      HasSubstr("rp_min_dec_fac:1: rp_min_dec_fac = 100: legal, written, but it bounds every cut to (100 - 100)% = 0"));
+  ASSERT_FALSE(in.notes().empty());
+  EXPECT_THAT(in.notes().back(), HasSubstr("mlx5_0 port 1 hw_counters"));
+  EXPECT_THAT(in.notes().back(), HasSubstr("np_cnp_sent = 1520"));
+  loads(in, "live");
+}
+
+TEST_F(LiveTree, NoDeviceIsOneClearSentence) {
+  setenv("ROCETB_SYSFS_ROOT", data("no-such-sysfs").c_str(), 1);
+  Imported in;
+  Status st = import_live("live", in);
+  ASSERT_FALSE(st);
+  EXPECT_THAT(st.message(), HasSubstr("live: this machine has no RDMA device: "));
+  setenv("ROCETB_SYSFS_ROOT", data("live/sys").c_str(), 1);
+  st = import_live("live:mlx5_9", in);
+  EXPECT_THAT(st.message(), HasSubstr("no RDMA device 'mlx5_9'"));
+}
+
+TEST(ImportMlxconfig, Port1ValuesWithPort2AndPrioMaskFindings) {
+  const std::string f = data("mlxconfig_q.txt");
+  const Imported in = import_one(f);
+  EXPECT_EQ(value(in, "cc.params", "np_min_time_between_cnps"), "2");
+  EXPECT_EQ(value(in, "cc.params", "rp_clamp_tgt_rate_ati"), "1");
+  EXPECT_EQ(in.get("cc.params", "rp_time_reset")->at.line, 17u);
+  EXPECT_THAT(finding(in, "RPG_TIME_RESET_P2"), HasSubstr(f + ":34: RPG_TIME_RESET_P2 = 600: differs from port 1"));
+  EXPECT_THAT(finding(in, "ROCE_CC_PRIO_MASK_P1"), HasSubstr(":13: ROCE_CC_PRIO_MASK_P1 = 8: DCQCN runs only"));
+  EXPECT_EQ(finding(in, "ROCE_CC_PRIO_MASK_P2"), "");
+  loads(in, f);
+}
+
+TEST(ImportMlnxQos, TrustPfcAndDscpMap) {
+  const Imported in = import_one(data("mlnx_qos.txt"));
+  EXPECT_EQ(value(in, "switch", "trust"), "\"dscp\"");
+  EXPECT_EQ(value(in, "switch", "pfc_enable"), "[3]");
+  EXPECT_EQ(in.get("switch", "pfc_enable")->at.line, 16u);
+  EXPECT_THAT(value(in, "switch", "dscp_to_tc_map"), HasSubstr("\"24\" = 3, \"25\" = 3"));
+  EXPECT_EQ(value(in, "topology", "cable_length_m"), "7");
+  const scenario::Scenario s = loads(in, data("mlnx_qos.txt"));
+  EXPECT_EQ(s.topology.switches.front().config.maps.dscp_to_tc[26], 3);
+  EXPECT_EQ(s.topology.switches.front().config.maps.dscp_to_tc[8], 1);
+}
+
+TEST(ImportHpccConfig, DcqcnKnobsEcnAndBufferAtTheTopologysRate) {
+  const std::string f = data("hpcc/config.txt");
+  const Imported in = import_one(f);
+  EXPECT_EQ(value(in, "cc.params", "rp_dce_tcp_g"), "1020");  // 1024 x (1 - 1/256)
+  EXPECT_EQ(value(in, "cc.params", "rp_ai_rate"), "20");
+  EXPECT_EQ(value(in, "cc.params", "rp_min_rate"), "1000");
+  EXPECT_EQ(value(in, "cc.params", "np_min_time_between_cnps"), "0");                 // per-ACK CNP flag
+  EXPECT_EQ(value(in, "switch.wred_profile", "green_min_threshold"), "\"400000B\"");  // 400 KB of 1000 B at 100G
+  EXPECT_EQ(value(in, "switch.wred_profile", "green_drop_probability"), "20");
+  EXPECT_EQ(value(in, "switch.buffer_pool", "size"), "\"32MiB\"");
+  EXPECT_EQ(value(in, "switch.pg_lossless", "dynamic_th"), "-3");
+  EXPECT_EQ(value(in, "topology", "hosts"), "4");
+  EXPECT_EQ(value(in, "run", "duration"), "\"2000us\"");
+  EXPECT_THAT(finding(in, "CC_MODE"), HasSubstr("approximate: "));
+  const scenario::Scenario s = loads(in, f);
+  EXPECT_EQ(s.topology.hosts.size(), 4u);
+}
+
+// The simulator's own run.py output (../shared/peers/hpcc-ns3), when the shared folder is here.
+TEST(ImportHpccConfig, ThePeersIncastConfigImportsAndLoads) {
+  const char* shared = std::getenv("ROCETB_SHARED");
+  const std::string f =
+      std::string(shared ? shared : "../shared") + "/peers/hpcc-ns3/scenarios/b_incast8_100g/config.txt";
+  if (!std::filesystem::exists(f))
+    GTEST_SKIP() << "no " << f << " (the shared folder ../shared/peers/hpcc-ns3 is missing)";
+  const Imported in = import_one(f);
+  EXPECT_EQ(value(in, "cc.params", "rp_ai_rate"), "20");                               // RATE_AI 20Mb/s
+  EXPECT_EQ(value(in, "cc.params", "rp_hai_rate"), "200");                             // RATE_HAI 200Mb/s
+  EXPECT_EQ(value(in, "switch.wred_profile", "green_max_threshold"), "\"1600000B\"");  // KMAX 1600 KB at 100G
+  EXPECT_EQ(value(in, "topology", "hosts"), "9");
+  const scenario::Scenario s = loads(in, f);
+  EXPECT_EQ(s.flows.size(), 8u);
+}
+
+TEST(ImportConfigDb, BuffersWredWatchdogMapsAndTheAmbiguousThresholds) {
+  const std::string f = data("config_db.json");
+  const Imported in = import_one(f);
+  EXPECT_EQ(value(in, "switch.buffer_pool", "size"), "\"32000000B\"");
+  EXPECT_EQ(value(in, "switch.pg_lossless", "xoff"), "\"58368B\"");
+  EXPECT_EQ(value(in, "switch.pg_lossless", "dynamic_th"), "-3");
+  EXPECT_EQ(value(in, "switch.egress_lossy", "dynamic_th"), "7");
+  EXPECT_EQ(value(in, "switch", "pfc_enable"), "[3, 4]");
+  EXPECT_EQ(value(in, "switch", "wred_queues"), "[3, 4]");
+  EXPECT_EQ(value(in, "switch.pfcwd", "detection_time"), "\"200ms\"");
+  EXPECT_EQ(value(in, "topology", "rate"), "\"100000Mbps\"");
+  EXPECT_EQ(value(in, "switch", "tc_to_queue_map"), "<absent>");  // identity: the default
+  EXPECT_THAT(value(in, "switch", "dscp_to_tc_map"), HasSubstr("\"24\" = 3"));
+  EXPECT_THAT(finding(in, "WRED_PROFILE|AZURE_LOSSLESS.green_min_threshold"),
+              HasSubstr("= 40000: ambiguous in unit: read as KB it is 40 MB (more than the buffer), as cells of 256 B "
+                        "10.24 MB, as bytes 40 KB, on a 32 MB buffer"));
+  const Finding* yellow = nullptr;
+  for (const Finding& x : in.findings()) {
+    if (x.key == "WRED_PROFILE|AZURE_LOSSLESS.yellow_min_threshold") yellow = &x;
+  }
+  ASSERT_NE(yellow, nullptr);
+  EXPECT_EQ(yellow->at.line, in.get("switch.wred_profile", "green_min_threshold")->at.line + 3);
+  const scenario::Scenario s = loads(in, f);
+  const auto& sw = s.topology.switches.front().config;
+  EXPECT_EQ(sw.maps.dscp_to_tc[24], 3);
+  EXPECT_EQ(sw.maps.dscp_to_tc[26], 3);
+  EXPECT_EQ(sw.maps.dscp_to_tc[3], 0);  // a map given replaces SONiC's default as a whole
+  EXPECT_EQ(s.flows.front().dscp, 24);
+}
+
+TEST(ImportSonicCommands, EcnBufferPfcAndWatchdog) {
+  const std::string f = data("sonic_cli.txt");
+  const Imported in = import_one(f);
+  EXPECT_EQ(value(in, "switch.wred_profile", "green_min_threshold"), "\"40000B\"");
+  EXPECT_EQ(value(in, "switch.pg_lossless", "xoff"), "\"50000B\"");
+  EXPECT_EQ(value(in, "switch.pg_lossless", "dynamic_th"), "-2");
+  EXPECT_EQ(value(in, "switch", "pfc_enable"), "[3, 4]");
+  EXPECT_EQ(value(in, "switch", "wred_queues"), "[3]");
+  EXPECT_EQ(value(in, "switch.pfcwd", "restoration_time"), "\"400ms\"");
+  EXPECT_THAT(finding(in, "config qos reload"), HasSubstr(f + ":2: "));
+  EXPECT_THAT(finding(in, "ecnconfig -q 4"), HasSubstr(":6: ecnconfig -q 4 = off: legal but it turns ECN marking off"));
+  EXPECT_THAT(finding(in, "ecnconfig -ymin"), HasSubstr(":4: "));
+  EXPECT_THAT(finding(in, "config interface"), HasSubstr(":12: "));
+  loads(in, f);
+}
+
+// Two sources: a later line setting a key again is said, with both places.
+TEST(ImportSeveral, LaterSourceReplacesAndSaysSo) {
+  Imported in;
+  ASSERT_TRUE(import_source(Kind::kCcParamsDir, data("cc_params_tree"), in));
+  ASSERT_TRUE(import_source(Kind::kEchoScript, data("guide_cc_params.sh"), in));
+  EXPECT_THAT(finding(in, "rp_hai_rate"), HasSubstr("cc.params.rp_hai_rate was also set to 50 by "));
+  EXPECT_EQ(value(in, "cc.params", "rp_hai_rate"), "15");
+}
+
+}  // namespace
+}  // namespace rtb::params
