@@ -146,10 +146,11 @@ bool Switch::enqueue(uint16_t in, rte_mbuf* m, const FrameInfo& info, Time now) 
     return false;
   }
   const auto out = static_cast<uint16_t>(out_port);
-  // The ingress port's maps: TC -> PG (ingress accounting, PFC) and TC -> queue (egress).
+  // TC -> PG by the ingress port's map (ingress accounting, PFC); TC -> queue by the egress
+  // port's (SAI_PORT_ATTR_QOS_TC_TO_QUEUE_MAP is bound to the port whose queues it selects).
   const uint8_t tc = info.tc;
   const uint8_t pg = maps_[in]->tc_to_pg[tc];
-  const uint8_t q = maps_[in]->tc_to_queue[tc];
+  const uint8_t q = maps_[out]->tc_to_queue[tc];
   const uint32_t bytes = rte_pktmbuf_pkt_len(m);
   if (wd_blocks(in, tc)) {  // PFC watchdog drop: the storming port's ingress PG
     ++counters_.ports[in].pfcwd[tc].rx_dropped;

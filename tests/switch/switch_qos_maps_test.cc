@@ -1,6 +1,7 @@
 // QoS maps at the switch stage in virtual time: TC_TO_QUEUE_MAP places frames in egress
-// queues, a port's own maps classify the frames that port receives (and no other port's),
-// and a port's own pfc_enable decides whether its PGs send PFC.
+// queues, a port's own DSCP maps classify the frames that port receives (and no other
+// port's), its own TC_TO_QUEUE_MAP the frames that leave by it, and a port's own pfc_enable
+// decides whether its PGs send PFC.
 #include <gtest/gtest.h>
 
 #include "tests/switch/test_hosts.h"
@@ -31,16 +32,34 @@ TEST(SwitchQosMaps, APortsOwnMapsClassifyOnlyWhatThatPortReceives) {
   SwitchConfig c = tuning_guide_config(3, Rate::gbps(100));
   QosMaps own = c.maps;
   own.dscp_to_tc[26] = 4;  // port 1 only: DSCP 26 -> TC 4
-  own.tc_to_queue[4] = 5;  //              and TC 4 -> queue 5
+  own.tc_to_queue[4] = 5;  // (its queue map is for what leaves by port 1: not used here)
   c.ports[1].maps = own;
   Star net(3, c);
   for (uint32_t i = 0; i < 10; ++i) net.host(0).enqueue(roce_frame(0, 2, i), 3);
   for (uint32_t i = 0; i < 6; ++i) net.host(1).enqueue(roce_frame(1, 2, i), 3);
   net.scheduler.run();
   const PortCounters& p = net.port(2, net.scheduler.now());
-  EXPECT_EQ(p.queues[3].packets, 10u);  // port 0: the switch's maps
-  EXPECT_EQ(p.queues[5].packets, 6u);   // port 1: its own
-  EXPECT_EQ(p.queues[4].packets, 0u);
+  EXPECT_EQ(p.queues[3].packets, 10u);  // port 0: the switch's maps, TC 3
+  EXPECT_EQ(p.queues[4].packets, 6u);   // port 1: its own, TC 4, queued by port 2's map
+  EXPECT_EQ(p.queues[5].packets, 0u);
+}
+
+// The queue is the egress port's TC_TO_QUEUE_MAP's, whatever the ingress port's says.
+TEST(SwitchQosMaps, TheEgressPortsTcToQueueMapPicksTheQueue) {
+  SwitchConfig c = tuning_guide_config(3, Rate::gbps(100));
+  QosMaps in = c.maps, out = c.maps;
+  in.tc_to_queue[3] = 6;   // port 0 receives: its queue map does not apply to port 2
+  out.tc_to_queue[3] = 5;  // port 2 sends: TC 3 -> queue 5
+  c.ports[0].maps = in;
+  c.ports[2].maps = out;
+  Star net(3, c);
+  for (uint32_t i = 0; i < 9; ++i) net.host(0).enqueue(roce_frame(0, 2, i), 3);
+  for (uint32_t i = 0; i < 4; ++i) net.host(2).enqueue(roce_frame(2, 1, i), 3);
+  net.scheduler.run();
+  const Time now = net.scheduler.now();
+  EXPECT_EQ(net.port(2, now).queues[5].packets, 9u);
+  EXPECT_EQ(net.port(2, now).queues[6].packets, 0u);
+  EXPECT_EQ(net.port(1, now).queues[3].packets, 4u);  // port 1 has the switch's maps
 }
 
 // PG3 fills while the egress to host 2 is paused: port 0 (pfc_enable 3) sends XOFF, port 1
