@@ -1,4 +1,4 @@
-// Fault hooks on a wire link (issue 3, item 6): drop or corrupt chosen frames, and take
+// Fault hooks on a wire link: drop or corrupt chosen frames, and take
 // the link down and up at given times. Decisions are made when a frame starts on the wire,
 // from the frame's index on the link (0 = first frame ever started), the link's own seeded
 // generator, or a predicate on the frame's bytes, so a run is deterministic under its seed.

@@ -1,4 +1,4 @@
-// Fault-hook predicates on parsed fields (issue 3, item 6): "drop every NAK", "corrupt
+// Fault-hook predicates on parsed fields: "drop every NAK", "corrupt
 // CNPs of QP 0x101", "drop data frames with PSN 7". Wraps a predicate on wire::ParsedFrame
 // into a LinkFaults::FramePredicate; frames that do not parse never match.
 #pragma once

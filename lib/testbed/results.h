@@ -1,4 +1,4 @@
-// The results folder of a run (design.md "Results"; issue 7):
+// The results folder of a run (design.md "Results"):
 //   summary.json     deterministic summary (summary.h)
 //   run.json         wall time, speed, versions, commit, command line, EAL, pools
 //   effective.json   the fully resolved scenario (sizes in bytes, times in ns)

@@ -1,4 +1,4 @@
-// summary.json (design.md "Results"; issue 7): what a run measured, deterministic for a
+// summary.json (design.md "Results"): what a run measured, deterministic for a
 // scenario and seed in virtual time — no wall time, no paths, keys in a fixed order.
 #pragma once
 

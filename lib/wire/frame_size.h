@@ -1,4 +1,4 @@
-// Path MTUs and frame-size arithmetic (issue 2 item 6; lib/wire/README.md).
+// Path MTUs and frame-size arithmetic (lib/wire/README.md).
 //
 // A RoCEv2 data frame on Ethernet (bytes, without FCS):
 //   L2 14 (+4 if 802.1Q tagged) + IPv4 20 + UDP 8 + BTH 12 + extended headers

@@ -1,4 +1,4 @@
-// Realtime runs of whole scenarios (issue 8): the default scenario at reduced rates
+// Realtime runs of whole scenarios: the default scenario at reduced rates
 // (time dilation), every cable through an in-process rte_ring port pair, against the same
 // scenario in virtual time. One EAL for the binary (main lcore 0).
 //
@@ -8,6 +8,8 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <iostream>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -48,6 +50,17 @@ double incast_gbps(const ordered_json& summary) {
   return static_cast<double>(bytes) * 8 / static_cast<double>(last_ns);
 }
 
+// The switch port with the largest mean queue: (index, mean bytes).
+std::pair<size_t, double> deepest_port(const ordered_json& summary) {
+  std::pair<size_t, double> best{0, -1};
+  const ordered_json& ports = summary["switches"][0]["ports"];
+  for (size_t p = 0; p < ports.size(); ++p) {
+    const double mean = ports[p]["queue_bytes"]["mean"].get<double>();
+    if (mean > best.second) best = {p, mean};
+  }
+  return best;
+}
+
 TEST(RealtimeRun, DefaultScenarioOverRingsDeliversWhatVirtualTimeDelivers) {
   auto virt = run("virtual", {});
   ASSERT_TRUE(virt.ok()) << virt.error().message;
@@ -76,6 +89,16 @@ TEST(RealtimeRun, DefaultScenarioOverRingsDeliversWhatVirtualTimeDelivers) {
   EXPECT_EQ(r["totals"]["drops"], 0);
   const double vg = incast_gbps(v), rg = incast_gbps(r);
   EXPECT_NEAR(rg, vg, 0.05 * vg) << "virtual " << vg << " Gb/s, realtime " << rg << " Gb/s";
+  // The bottleneck queue (the receiver's port) and the feedback it caused: the same
+  // closed loop, so the same queue mean and CNP count within 5 %.
+  const auto [port, vq] = deepest_port(v);
+  const double rq = r["switches"][0]["ports"][port]["queue_bytes"]["mean"].get<double>();
+  std::cout << "queue mean at port " << port << ": virtual " << vq << " B, realtime " << rq << " B; CNPs virtual "
+            << v["totals"]["cnp_sent"] << ", realtime " << r["totals"]["cnp_sent"] << "\n";
+  EXPECT_NEAR(rq, vq, 0.05 * vq);
+  const auto vc = v["totals"]["cnp_sent"].get<double>(), rc = r["totals"]["cnp_sent"].get<double>();
+  EXPECT_GT(vc, 0);
+  EXPECT_NEAR(rc, vc, 0.05 * vc);
   EXPECT_FALSE(real.value().flow_samples.empty());  // the time series came through the channel
   EXPECT_FALSE(real.value().queue_samples.empty());
 }

@@ -1,4 +1,4 @@
-// Realtime runs split across processes (issue 8): scripts/run_split.sh starts one
+// Realtime runs split across processes: scripts/run_split.sh starts one
 // `rocetb run --process ROLE` per role of a scenario, connected by net_memif, or by veth
 // pairs between network namespaces with net_af_packet, and merges their results. Each
 // process checks its own mbuf pools at exit (a leak makes it fail, and the script with it).

@@ -1,5 +1,5 @@
-// Whole scenarios in virtual time, asserted from their summaries and time series
-// (issue 7): determinism, conservation, losslessness, the DCQCN loop, fixed rate.
+// Whole scenarios in virtual time, asserted from their summaries and time series:
+// determinism, conservation, losslessness, the DCQCN loop, fixed rate.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
