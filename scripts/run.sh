@@ -7,7 +7,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
-./scripts/build.sh >/dev/null
+# On a terminal the build shows its progress (ninja's one updating line, the first build's
+# phases) on stderr; otherwise it is silent and the run's output is all there is.
+if [ -t 2 ]; then
+  ./scripts/build.sh >&2
+else
+  ./scripts/build.sh >/dev/null
+fi
 scenario="${1:-scenarios/default.toml}"
 [ $# -gt 0 ] && shift
 exec ./build/apps/rocetb run "$scenario" "$@"
