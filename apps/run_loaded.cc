@@ -18,6 +18,7 @@
 #include "runtime/pool/eal_output.h"
 #include "scenario/warning_summary.h"
 #include "tap/capture_plan.h"
+#include "testbed/live_counters.h"
 #include "testbed/progress.h"
 #include "testbed/results.h"
 #include "testbed/results_dir.h"
@@ -79,6 +80,7 @@ int run_loaded(const scenario::Scenario& s, const RunFolderArgs& a, const std::s
   cc::Registry registry = cc::Registry::with_builtins();
   runtime::set_eal_verbose(a.verbose);
   testbed::set_progress_line(!a.quiet && isatty(STDERR_FILENO) == 1);
+  testbed::LiveCounters::set_announce(!a.quiet);
   const bool realtime = s.run.clock == scenario::Clock::kRealtime;
   // Ctrl-C or SIGTERM ends a run early; its results are still written, marked incomplete.
   std::signal(SIGINT, [](int) { testbed::request_stop(); });

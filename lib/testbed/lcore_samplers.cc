@@ -53,8 +53,9 @@ SampleMerger make_merger_for(const Testbed& t, SampleSink& out) {
 
 }  // namespace
 
-LcoreSamplers::LcoreSamplers(Testbed& t, Time interval, Time warmup, Time end, SeriesRecorder& out)
-    : t_(t), out_(out), merger_(make_merger_for(t, out)) {
+LcoreSamplers::LcoreSamplers(Testbed& t, Time interval, Time warmup, Time end, SeriesRecorder& out,
+                             SampleSink& merged)
+    : t_(t), out_(out), merger_(make_merger_for(t, merged)) {
   for (unsigned lcore : owning_lcores(t)) {
     auto l = std::make_unique<OnLcore>();
     l->index = lcores_.size();

@@ -23,7 +23,9 @@ namespace rtb::testbed {
 
 class LcoreSamplers final : public SampleTotals {
  public:
-  LcoreSamplers(Testbed& t, Time interval, Time warmup, Time end, SeriesRecorder& out);
+  // The merged flow and queue samples go to `merged`, which passes them on to `out` (the
+  // results files); port occupancies go to `out` directly.
+  LcoreSamplers(Testbed& t, Time interval, Time warmup, Time end, SeriesRecorder& out, SampleSink& merged);
 
   // Each sampler with its lcore, for the realtime scheduler.
   std::vector<Placed> placements() const;

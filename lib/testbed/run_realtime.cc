@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "realtime/realtime_scheduler.h"
@@ -19,6 +20,7 @@
 #include "runtime/pool/mbuf_pool_set.h"
 #include "testbed/captures.h"
 #include "testbed/lcore_samplers.h"
+#include "testbed/live_counters.h"
 #include "testbed/pool_plan.h"
 #include "testbed/resource_plan.h"
 #include "testbed/realtime_commands.h"
@@ -77,6 +79,7 @@ Status ensure_eal(const scenario::Scenario& s, const runtime::PoolSizes& sizes) 
                   : r.hugepages == "require" ? runtime::HugepageMode::kRequire
                                              : runtime::HugepageMode::kAuto;
   eal.pci = !r.pci.empty();
+  eal.telemetry = true;  // the live counters (live_counters.h)
   for (const std::string& a : r.pci) eal.extra.insert(eal.extra.end(), {"-a", a});
   eal.extra.insert(eal.extra.end(), r.eal_args.begin(), r.eal_args.end());
   return runtime::start_eal(eal);
@@ -189,7 +192,8 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     Testbed& t = *testbed.value();
     auto recorder = SeriesRecorder::open(series, t, cc_state_names(t));
     if (!recorder) return Error{recorder.error().message};
-    LcoreSamplers samplers(t, s.run.sample_interval, s.run.warmup, s.run.duration, *recorder.value());
+    LiveCounters live(t, s.run.duration, *recorder.value());
+    LcoreSamplers samplers(t, s.run.sample_interval, s.run.warmup, s.run.duration, *recorder.value(), live);
     auto commands = RealtimeCommands::prepare(s, algorithm.value(), t.lcore_controllers());
     if (!commands) return Error{commands.error().message};
     realtime::RealtimeScheduler scheduler;
@@ -202,6 +206,9 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     // Realtime: files stamped from the wall clock as the run starts (scenario time after it).
     auto captures = open_captures(t, capture, tap::CaptureSet::Mode::kQueued, unix_now_ns());
     if (!captures) return Error{captures.error().message};
+    if (const std::string how = LiveCounters::how_to_read(); !how.empty() && LiveCounters::announce()) {
+      std::fprintf(stderr, "%s\n", how.c_str());
+    }
     ProgressLine progress(s.run.duration, nullptr);
     auto control = [&] {
       progress.update(std::min(clock.now(), s.run.duration));
@@ -227,6 +234,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     report.run["samples_lost"] = samplers.lost();
     report.run["sampling"] = samplers.to_json();
     report.run["commands"] = commands.value()->to_json();
+    report.run["telemetry_socket"] = LiveCounters::socket_path();
     nlohmann::ordered_json bridges = nlohmann::ordered_json::array();
     for (const auto& b : t.bridges()) {
       const ethport::BridgeCounters& c = b->counters();
