@@ -212,6 +212,7 @@ void Host::storm(Time now) {
       built(wire::build_pfc_mbuf(f, m), "PFC");
       runtime::frame_meta(m).flags = runtime::kFrameControl;
       port->links.tx->send_control(now, m);
+      ++counters_.tx_frames;  // every frame, PFC included, as mlx5's tx_packets_phy
       ++counters_.tx_pfc_frames;
     }
     next_storm_ = next_storm_ + s.interval;

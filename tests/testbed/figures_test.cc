@@ -153,7 +153,7 @@ EndCount end_count(const RunReport& r, const scenario::LinkEnd& e) {
   if (e.node.kind == scenario::NodeKind::kHost) {  // mlx5 rx/tx frames include PFC
     const auto& h = r.summary["hosts"][e.node.index];
     const uint64_t pfc_rx = sum(h["rx_pfc_frames"]), pfc_tx = h["tx_pfc_frames"].get<uint64_t>();
-    return {h["tx_frames"].get<uint64_t>(), h["rx_frames"].get<uint64_t>() - pfc_rx, pfc_tx, pfc_rx};
+    return {h["tx_frames"].get<uint64_t>() - pfc_tx, h["rx_frames"].get<uint64_t>() - pfc_rx, pfc_tx, pfc_rx};
   }
   const auto& p = r.summary["switches"][e.node.index]["ports"][e.port];
   return {p["tx_frames"].get<uint64_t>(), p["rx_frames"].get<uint64_t>(), sum(p["pfc_tx_frames"]),
@@ -186,6 +186,25 @@ TEST(Figures, PortCountersAgreeAcrossEveryLinkOfOneSwitch) {
 
 TEST(Figures, PortCountersAgreeAcrossEveryLinkOfALeafSpineFabric) {
   expect_links_agree("alltoall_leafspine.toml", {"run.duration=\"50ms\"", "run.warmup=\"0us\""});
+}
+
+// A host's PFC storm frames are in its tx_frames as in its tx_pfc_frames (mlx5's
+// tx_packets_phy counts every frame), as a host's rx_frames holds the PFC it received: its
+// switch port received the rest (long-lived flows: a few frames are on the cable at the end).
+TEST(Figures, AHostsStormPfcFramesAreAmongTheFramesItSent) {
+  auto s = scenario::load_scenario(source_root() + "/scenarios/storm_watchdog.toml", {"run.duration=\"6ms\""});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  const RunReport r = run_file("storm_watchdog.toml", {"run.duration=\"6ms\""});
+  const scenario::HostNode& h0 = s.value().topology.hosts[0];
+  const scenario::Link& l = s.value().topology.links[h0.link];
+  const scenario::LinkEnd& sw_end = l.a.node.kind == scenario::NodeKind::kHost ? l.b : l.a;
+  const auto& h = r.summary["hosts"][0];
+  const auto& p = r.summary["switches"][sw_end.node.index]["ports"][sw_end.port];
+  const uint64_t storm = h["tx_pfc_frames"].get<uint64_t>();
+  ASSERT_GT(storm, 20u);
+  EXPECT_EQ(sum(p["pfc_rx_frames"]), storm);
+  EXPECT_NEAR(static_cast<double>(h["tx_frames"].get<uint64_t>()),
+              static_cast<double>(p["rx_frames"].get<uint64_t>() + storm), 4.0);
 }
 
 // Finite flows: goodput over the time until the last one finished; a finished flow's own
