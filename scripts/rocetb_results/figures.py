@@ -55,15 +55,15 @@ def flow_rates(folder, notes):
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(10, 7), sharex=True)
     for i, fid in enumerate(top):
         label = series.flow_label(folder, fid, info)
-        a1.plot(*thr[fid], label=label, linewidth=1.2, **flow_style(i))
+        a1.plot(*series.thin(*thr[fid]), label=label, linewidth=1.2, **flow_style(i))
         if fid in rate:
-            a2.plot(*rate[fid], label=label, linewidth=1.2, **flow_style(i))
+            a2.plot(*series.thin(*rate[fid]), label=label, linewidth=1.2, **flow_style(i))
     if rest:
-        a1.plot(*series.summed(thr, rest), color="0.35", linewidth=1.5,
+        a1.plot(*series.thin(*series.summed(thr, rest)), color="0.35", linewidth=1.5,
                 label=f"{len(rest)} other flows (sum)")
         t, total = series.summed(rate, [f for f in rest if f in rate])
         if len(t):
-            a2.plot(t, total / len(rest), color="0.35", linewidth=1.5, label=f"{len(rest)} other flows (mean)")
+            a2.plot(*series.thin(t, total / len(rest)), color="0.35", linewidth=1.5, label=f"{len(rest)} other flows (mean)")
     for ax in (a1, a2):
         _warmup(ax, folder)
         ax.grid(alpha=0.3)
@@ -92,7 +92,7 @@ def cc_state(folder, notes, max_fields=4):
     for ax, name in zip(axes[:, 0], shown):
         data = series.per_flow(folder, name)
         for i, fid in enumerate(top):
-            ax.plot(*data[fid], label=series.flow_label(folder, fid, info), linewidth=1.1, **flow_style(i))
+            ax.plot(*series.thin(*data[fid]), label=series.flow_label(folder, fid, info), linewidth=1.1, **flow_style(i))
         _warmup(ax, folder)
         ax.set_ylabel(name, fontsize="small")
         ax.grid(alpha=0.3)
@@ -115,7 +115,7 @@ def queue_depths(folder, notes, queues=None):
     fig, axes = plt.subplots(len(drawn), 1, figsize=(12, 2.4 * len(drawn) + 1.0), sharex=True, squeeze=False)
     for ax, key in zip(axes[:, 0], drawn):
         q = queues[key]
-        ax.plot(q["t"], q["depth"] / 1e3, color="tab:blue", linewidth=1.2, label="depth")
+        ax.plot(*series.thin(q["t"], q["depth"] / 1e3), color="tab:blue", linewidth=1.2, label="depth")
         marks = series.thresholds(folder, key)
         # A threshold far above everything else (XOFF over a shallow queue) is named, not
         # drawn: the depth would be squashed to the bottom of the plot.
@@ -239,14 +239,14 @@ def cnp_marks(folder, notes, queues=None):
         return None
     fig, (a1, a2) = plt.subplots(2, 1, figsize=(10, 6), sharex=True)
     if len(t_cnp):
-        a1.plot(t_cnp, cnp / 1e3, color="tab:red", linewidth=1.2, label="CNPs handled, all senders")
+        a1.plot(*series.thin(t_cnp, cnp / 1e3), color="tab:red", linewidth=1.2, label="CNPs handled, all senders")
     if len(t_mark):
-        a2.plot(t_mark, marks / 1e3, color="tab:green", linewidth=1.2, label="ECN marks, all sampled queues")
+        a2.plot(*series.thin(t_mark, marks / 1e3), color="tab:green", linewidth=1.2, label="ECN marks, all sampled queues")
         drawn, _ = series.congested_queues(folder, queues)
         for i, key in enumerate(drawn):
             t, r = series.rate_per_s(queues[key]["t"], queues[key]["marked"])
             if len(r) and r.max() > 0:
-                a2.plot(t, r / 1e3, linewidth=0.9, linestyle="--", color=COLORS[(i + 3) % len(COLORS)],
+                a2.plot(*series.thin(t, r / 1e3), linewidth=0.9, linestyle="--", color=COLORS[(i + 3) % len(COLORS)],
                         label=series.queue_label(folder, key))
     for ax in (a1, a2):
         _warmup(ax, folder)

@@ -164,6 +164,21 @@ TEST_F(Plots, MissingPythonOrMatplotlibSkipsThePlotsInOneLine) {
   EXPECT_NE(text.find("plots skipped: " + skipped + "\n"), std::string::npos) << text;
 }
 
+// A long run's lines are thinned before drawing (min-max decimation): at most 4000 points
+// a line, every run of samples keeping its lowest and highest value, so a spike of one
+// sample among 100,000 is still drawn and the times stay in order.
+TEST_F(Plots, LongSeriesAreThinnedKeepingPeaksAndDips) {
+  const std::string code =
+      "import sys; sys.path.insert(0, '" + rtb::apps::testing::source_root() + "/scripts'); "
+      "import numpy as np; from rocetb_results.series import thin; "
+      "t = np.arange(100000.0); v = np.sin(t / 500); v[54321] = 10; v[7] = -3; "
+      "a, b = thin(t, v); s, w = thin(t[:3000], v[:3000]); "
+      "print(len(a), b.max(), b.min(), int(np.all(np.diff(a) > 0)), len(s))";
+  const auto [rc, out] = run_shell("/usr/bin/python3 -c \"" + code + "\"");
+  ASSERT_EQ(rc, 0) << out;
+  EXPECT_EQ(out, "4000 10.0 -3.0 1 3000\n");
+}
+
 TEST_F(Plots, PlotPyRefusesWhatIsNotAResultsFolderInOneLine) {
   auto [rc, text] = run_shell(python_tool("scripts/plot.py") + " " + dir_.string() + " 2>&1");
   EXPECT_EQ(rc, 2);
