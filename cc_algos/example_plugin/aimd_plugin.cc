@@ -8,7 +8,7 @@
 // It uses nothing but cc_algos/rocetb_cc.h, exactly like a user's algorithm would.
 // Build (outside rocetb):
 //   g++ -std=c++20 -O2 -fPIC -shared -I<rocetb>/cc_algos aimd_plugin.cc -o aimd.so
-// Run: rocetb ... --cc-plugin ./aimd.so  (or the scenario key with the same path).
+// Run: rocetb run SCENARIO --cc ./aimd.so  (or cc.algorithm = "aimd.so" in the scenario, from its folder).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
