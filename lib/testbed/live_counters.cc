@@ -118,11 +118,33 @@ int answer_flows(const char*, const char* params, rte_tel_data* d) {
   return 0;
 }
 
+// ",SWITCH" after the command: a switch of the run (0 when absent); nullopt otherwise (and
+// without a run, which preamble() reports first).
+std::optional<uint64_t> switch_param(const char* params) {
+  const auto sw = param(params, 0);
+  if (!sw || g_live == nullptr || *sw >= g_live->queues.size()) return std::nullopt;
+  return sw;
+}
+
+// One port's or queue's counters as a dict named `name` inside `d`; `paused` is the queue's
+// flag (0/1) or the port's mask of paused priorities.
+int add_counters(rte_tel_data* d, const std::string& name, const char* depth_key, const LiveCounters::Queue& x,
+                 const char* paused_key, uint64_t paused) {
+  rte_tel_data* one = rte_tel_data_alloc();
+  if (one == nullptr) return -ENOMEM;
+  rte_tel_data_start_dict(one);
+  rte_tel_data_add_dict_u64(one, depth_key, x.depth);
+  rte_tel_data_add_dict_u64(one, "ecn_marked", x.ecn_marked);
+  rte_tel_data_add_dict_u64(one, "drops", x.drops);
+  rte_tel_data_add_dict_u64(one, "pfc_tx_frames", x.pfc_tx);
+  rte_tel_data_add_dict_u64(one, paused_key, paused);
+  return rte_tel_data_add_dict_container(d, key(name).c_str(), one, 0);
+}
+
 int answer_ports(const char*, const char* params, rte_tel_data* d) {
   std::lock_guard lock(live_mutex());
-  const auto sw = param(params, 0);
-  const bool ok = g_live == nullptr || (sw && *sw < g_live->queues.size());
-  if (!preamble(d, ok ? sw : std::nullopt, "expected /rocetb/ports or /rocetb/ports,SWITCH (a switch number)")) return 0;
+  const auto sw = switch_param(params);
+  if (!preamble(d, sw, "expected /rocetb/ports or /rocetb/ports,SWITCH (a switch number)")) return 0;
   rte_tel_data_add_dict_string(d, "switch", g_live->switch_names[*sw].c_str());
   const auto& ports = g_live->queues[*sw];
   for (size_t p = 0; p < ports.size() && p + 1 < RTE_TEL_MAX_DICT_ENTRIES; ++p) {
@@ -135,26 +157,17 @@ int answer_ports(const char*, const char* params, rte_tel_data* d) {
       sum.pfc_tx += ports[p][q].pfc_tx;
       if (ports[p][q].paused) paused |= 1u << q;
     }
-    rte_tel_data* one = rte_tel_data_alloc();
-    if (one == nullptr) return -ENOMEM;
-    rte_tel_data_start_dict(one);
-    rte_tel_data_add_dict_u64(one, "queued_bytes", sum.depth);
-    rte_tel_data_add_dict_u64(one, "ecn_marked", sum.ecn_marked);
-    rte_tel_data_add_dict_u64(one, "drops", sum.drops);
-    rte_tel_data_add_dict_u64(one, "pfc_tx_frames", sum.pfc_tx);
-    rte_tel_data_add_dict_u64(one, "paused_priorities", paused);
-    rte_tel_data_add_dict_container(d, key(g_live->port_names[*sw][p]).c_str(), one, 0);
+    if (add_counters(d, g_live->port_names[*sw][p], "queued_bytes", sum, "paused_priorities", paused) == -ENOMEM) {
+      return -ENOMEM;
+    }
   }
   return 0;
 }
 
 int answer_queues(const char*, const char* params, rte_tel_data* d) {
   std::lock_guard lock(live_mutex());
-  const auto sw = param(params, 0);
-  const bool ok = g_live == nullptr || (sw && *sw < g_live->queues.size());
-  if (!preamble(d, ok ? sw : std::nullopt, "expected /rocetb/queues or /rocetb/queues,SWITCH (a switch number)")) {
-    return 0;
-  }
+  const auto sw = switch_param(params);
+  if (!preamble(d, sw, "expected /rocetb/queues or /rocetb/queues,SWITCH (a switch number)")) return 0;
   rte_tel_data_add_dict_string(d, "switch", g_live->switch_names[*sw].c_str());
   unsigned entries = 1;
   const auto& ports = g_live->queues[*sw];
@@ -162,15 +175,8 @@ int answer_queues(const char*, const char* params, rte_tel_data* d) {
     for (size_t q = 0; q < ports[p].size() && entries < RTE_TEL_MAX_DICT_ENTRIES; ++q) {
       const LiveCounters::Queue& x = ports[p][q];
       if (!x.seen) continue;
-      rte_tel_data* one = rte_tel_data_alloc();
-      if (one == nullptr) return -ENOMEM;
-      rte_tel_data_start_dict(one);
-      rte_tel_data_add_dict_u64(one, "depth_bytes", x.depth);
-      rte_tel_data_add_dict_u64(one, "ecn_marked", x.ecn_marked);
-      rte_tel_data_add_dict_u64(one, "drops", x.drops);
-      rte_tel_data_add_dict_u64(one, "pfc_tx_frames", x.pfc_tx);
-      rte_tel_data_add_dict_u64(one, "paused", x.paused ? 1 : 0);
-      rte_tel_data_add_dict_container(d, key(fmt::format("{}_q{}", g_live->port_names[*sw][p], q)).c_str(), one, 0);
+      const std::string name = fmt::format("{}_q{}", g_live->port_names[*sw][p], q);
+      if (add_counters(d, name, "depth_bytes", x, "paused", x.paused ? 1 : 0) == -ENOMEM) return -ENOMEM;
       ++entries;
     }
   }

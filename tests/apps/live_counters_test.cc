@@ -87,6 +87,8 @@ TEST(LiveCounters, ARealtimeRunAnswersDpdkTelemetryWithAdvancingCounters) {
   EXPECT_GT(b["/rocetb/queues"]["Ethernet32_q3"]["ecn_marked"].get<uint64_t>(), 0u);
   EXPECT_TRUE(b["/rocetb/ports"].contains("Ethernet32")) << b["/rocetb/ports"].dump();
   EXPECT_EQ(bad["/rocetb/flows"]["error"], "expected /rocetb/flows or /rocetb/flows,FIRST (a flow number)");
+  const json no_switch = ask(prefix, "/rocetb/ports,9\\n");  // the run has one switch
+  EXPECT_EQ(no_switch["/rocetb/ports"]["error"], "expected /rocetb/ports or /rocetb/ports,SWITCH (a switch number)");
 
   for (int i = 0; i < 600 && !std::filesystem::exists(dir + "/out/summary.json"); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
