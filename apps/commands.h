@@ -20,6 +20,7 @@ Command add_analyze_command(CLI::App& app);
 Command add_replay_command(CLI::App& app, int argc, char** argv);
 Command add_sweep_command(CLI::App& app);
 Command add_compare_command(CLI::App& app);
+Command add_merge_command(CLI::App& app);
 
 // A command line CLI11 refused: --help and --version print as CLI11 does (exit 0); anything
 // else is one line on stderr, "rocetb: <what>; rocetb [SUBCOMMAND] --help lists the

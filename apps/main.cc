@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
   const rtb::apps::Command replay = rtb::apps::add_replay_command(app, argc, argv);
   const rtb::apps::Command sweep = rtb::apps::add_sweep_command(app);
   const rtb::apps::Command compare = rtb::apps::add_compare_command(app);
+  const rtb::apps::Command merge = rtb::apps::add_merge_command(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -34,5 +35,6 @@ int main(int argc, char** argv) {
   if (app.got_subcommand("replay")) return replay();
   if (app.got_subcommand("sweep")) return sweep();
   if (app.got_subcommand("compare")) return compare();
+  if (app.got_subcommand("merge")) return merge();
   return frames();
 }

@@ -126,6 +126,11 @@ def option_cases(tmp):
     with open(c, "w") as f:
         f.write("int rtb_cc_plugin_ops = 3;\n")
     built = subprocess.run(["cc", "-shared", "-fPIC", "-o", data_symbol, c]).returncode == 0
+    # A results folder whose summary.json is not one, for rocetb merge.
+    not_summary = os.path.join(tmp, "not_summary")
+    os.makedirs(not_summary, exist_ok=True)
+    with open(os.path.join(not_summary, "summary.json"), "w") as f:
+        f.write('{"schema_version": 1, "scenario": 7}\n')
     not_elf = os.path.join(tmp, "not_elf.so")
     with open(not_elf, "w") as f:
         f.write("hello\n")
@@ -145,6 +150,9 @@ def option_cases(tmp):
         ("plan bad rate", ["plan", "--rate", "fast"]),
         ("sweep bad vary", ["sweep", default, "--vary", "run.duration"]),
         ("compare missing", ["compare", os.path.join(tmp, "a"), os.path.join(tmp, "b")]),
+        ("merge missing", ["merge", os.path.join(tmp, "a"), "--out", os.path.join(tmp, "merged")]),
+        ("merge bad summary", ["merge", not_summary, not_summary, "--out", os.path.join(tmp, "merged")]),
+        ("merge no --out", ["merge", not_summary]),
     ]
     if built:
         cases.append(("--cc data symbol", ["run", default, "--cc", data_symbol] + SHORT))

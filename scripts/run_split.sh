@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs a realtime scenario split across processes ([realtime.process.<role>] in the
 # scenario; scenarios/README.md), one `rocetb run --process ROLE` each, and merges their
-# results into one folder (scripts/merge_results.py).
+# results into one folder (`rocetb merge`: OUT/summary.json, flows.csv, queues.csv, and each
+# process's run.ROLE.json and effective.ROLE.json beside its folder OUT/ROLE).
 #
 #   ./scripts/run_split.sh [--netns] [--capture ROLE:IFACE] SCENARIO OUT [rocetb run args...]
 #
@@ -131,14 +132,9 @@ fi
 
 dirs=()
 for role in "${roles[@]}"; do dirs+=("$out/$role"); done
-/usr/bin/python3 "$here/merge_results.py" "$out" "${dirs[@]}"
-/usr/bin/python3 - "$out/summary.json" <<'PY'
-import json, sys
-s = json.load(open(sys.argv[1]))
-t = s["totals"]
-print(f"merged {', '.join(s['roles'])}: goodput {t['goodput_gbps']:.2f} Gb/s | CNPs {t['cnp_sent']} | "
-      f"PFC frames {t['pfc_frames']} | drops {t['drops']} | valid {s['valid']}")
-if not s["valid"]:
-    print("INVALID RUN:", s["invalid_reason"])
-PY
+# rocetb merge writes into a folder of its own; its files then join the parts in OUT.
+rm -rf "$out/.merged"
+"$rocetb" merge "${dirs[@]}" --out "$out/.merged" | grep -v '^results: '
+mv "$out/.merged"/* "$out"/
+rmdir "$out/.merged"
 echo "results: $out"

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "results/summary_json.h"
 #include "scenario/load.h"
 #include "testbed/run.h"
 
@@ -49,21 +50,21 @@ Expected<BenchReport> run_loop(const LoopOptions& o, cc::Registry& registry) {
                                    testbed::SeriesRequest::discard());
   if (!run) return Error{run.error().message};
 
-  const nlohmann::ordered_json& totals = run->summary["totals"];
+  const nlohmann::ordered_json summary = results::to_json(run->summary);
+  const nlohmann::ordered_json& totals = summary["totals"];
   const nlohmann::ordered_json& rt = run->run["realtime"];
   BenchReport r;
   r.mode = "loop";
   r.config = {{"scenario", o.scenario}, {"overrides", overrides}};
-  r.add("goodput_gbps", number(totals, "goodput_gbps"), "Gb/s delivered after warm-up (scenario time)");
+  r.add("goodput_gbps", run->summary.totals.goodput_gbps, "Gb/s delivered after warm-up (scenario time)");
   r.add("wall_seconds", number(run->run, "wall_seconds"), "s");
   r.add("simulated_seconds", number(run->run, "simulated_ns") / 1e9, "s");
   r.add("frame_hops_per_s", number(run->run, "frame_hops_per_second"), "frame-hops per wall second");
-  r.add("drops", number(totals, "drops"), "frames");
-  r.add("pfc_frames", number(totals, "pfc_frames"), "frames");
+  r.add("drops", static_cast<double>(run->summary.counts.drops), "frames");
+  r.add("pfc_frames", static_cast<double>(run->summary.counts.pfc_frames), "frames");
   r.add("catch_up_window_overruns", number(rt["catch_up"], "window_overruns"), "");
-  r.valid = run->summary.value("valid", false);
-  const nlohmann::ordered_json& why = run->summary["invalid_reason"];
-  r.reason = why.is_string() ? why.get<std::string>() : "";
+  r.valid = run->summary.valid.value_or(false);
+  r.reason = run->summary.invalid_reason.value_or("");
   r.details["summary_totals"] = totals;
   r.details["realtime"] = rt;
   r.details["bridges"] = run->run["bridges"];

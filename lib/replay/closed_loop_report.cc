@@ -25,17 +25,27 @@ ordered_json capture_json(const StreamFigures& f) {
           {"message_completion_ns", {{"mean", time_or_null(f.completion_mean)}, {"p99", time_or_null(f.completion_p99)}}}};
 }
 
-// The flow's figures from the run's summary.json.
-ordered_json replay_json(const ordered_json& flow) {
-  const ordered_json completion = flow.value("message_completion_ns", ordered_json(nullptr));
-  return {{"bytes", flow["bytes_total"]},
-          {"messages_completed", flow.value("messages_completed", ordered_json(nullptr))},
-          {"fct_ns", flow["fct_ns"]},
-          {"rate_gbps", flow["goodput_gbps"]},
+template <typename T>
+ordered_json or_null(const std::optional<T>& v) {
+  return v ? ordered_json(*v) : ordered_json(nullptr);
+}
+
+// The flow's figures from the run's results (lib/results summary.h).
+ordered_json replay_json(const results::FlowResult& flow) {
+  std::optional<uint64_t> completed;
+  std::optional<results::MessageCompletion> c;
+  if (flow.messages) {
+    completed = flow.messages->completed;
+    c = flow.messages->completion_ns;
+  }
+  return {{"bytes", or_null(flow.bytes_total)},
+          {"messages_completed", or_null(completed)},
+          {"fct_ns", flow.fct ? ordered_json(flow.fct->ns()) : ordered_json(nullptr)},
+          {"rate_gbps", or_null(flow.goodput_gbps)},
           {"message_completion_ns",
-           {{"mean", completion.is_null() ? ordered_json(nullptr) : completion["mean"]},
-            {"p99", completion.is_null() ? ordered_json(nullptr) : completion["p99"]},
-            {"max", completion.is_null() ? ordered_json(nullptr) : completion["max"]}}}};
+           {{"mean", c ? ordered_json(c->mean_ns) : ordered_json(nullptr)},
+            {"p99", c ? ordered_json(c->p99_ns) : ordered_json(nullptr)},
+            {"max", c ? ordered_json(c->max_ns) : ordered_json(nullptr)}}}};
 }
 
 std::string cell(const ordered_json& v) {
@@ -72,7 +82,7 @@ StreamFigures stream_figures(const scenario::CapturedStream& s) {
 }
 
 ordered_json closed_loop_json(const scenario::CaptureStreams& c, const scenario::CaptureFlows& f,
-                              const scenario::Scenario& s, const ordered_json& summary) {
+                              const scenario::Scenario& s, const results::Summary& summary) {
   ordered_json j = {{"capture", c.path}, {"scenario", s.source}, {"flows", ordered_json::array()}};
   for (size_t i = 0; i < f.flows.size(); ++i) {
     const scenario::CapturedStream& st = c.streams[f.stream_of[i]];
@@ -84,7 +94,7 @@ ordered_json closed_loop_json(const scenario::CaptureStreams& c, const scenario:
                           {"src_host", s.topology.hosts[flow.src].name},
                           {"dst_host", s.topology.hosts[flow.dst].name},
                           {"capture", capture_json(stream_figures(st))},
-                          {"replay", replay_json(summary["flows"][flow.id])}});
+                          {"replay", replay_json(summary.flows[flow.id])}});
   }
   return j;
 }

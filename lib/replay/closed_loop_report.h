@@ -10,6 +10,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
+#include "results/summary.h"
 #include "scenario/capture_flows.h"
 #include "scenario/capture_streams.h"
 #include "scenario/scenario.h"
@@ -32,7 +33,7 @@ StreamFigures stream_figures(const scenario::CapturedStream& s);
 // {"capture", "scenario", "flows": [{flow, src, dst, dest_qpn, src_host, dst_host,
 //   capture: {...}, replay: {...}}]}; `summary` is the run's summary.json.
 nlohmann::ordered_json closed_loop_json(const scenario::CaptureStreams& c, const scenario::CaptureFlows& f,
-                                        const scenario::Scenario& s, const nlohmann::ordered_json& summary);
+                                        const scenario::Scenario& s, const results::Summary& summary);
 std::string closed_loop_csv(const nlohmann::ordered_json& j);
 void print_closed_loop_table(std::ostream& out, const nlohmann::ordered_json& j, size_t max_rows = 16);
 

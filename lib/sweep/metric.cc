@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "results/schema.h"
 #include "scenario/did_you_mean.h"
 
 namespace rtb::sweep {
@@ -18,42 +19,8 @@ struct FoldName {
 };
 constexpr FoldName kFolds[] = {{"max", Fold::kMax}, {"min", Fold::kMin}, {"sum", Fold::kSum}, {"mean", Fold::kMean}};
 
-// Every number (or boolean) summary.json holds, as lib/testbed/summary*.cc writes it;
-// tests/sweep check this list against real summaries both ways.
-const char* const kSchema[] = {
-    "seed", "duration_ns", "warmup_ns", "window.from_ns", "window.to_ns", "complete", "valid",
-    "flows[].id", "flows[].qpn", "flows[].size_bytes", "flows[].start_ns", "flows[].bytes", "flows[].bytes_total",
-    "flows[].throughput_gbps", "flows[].fct_ns", "flows[].ideal_fct_ns", "flows[].fct_slowdown",
-    "flows[].goodput_gbps", "flows[].cnp_handled",
-    "flows[].retransmissions", "flows[].timeouts", "flows[].failed", "flows[].messages",
-    "flows[].messages_completed", "flows[].message_completion_ns.mean", "flows[].message_completion_ns.p99",
-    "flows[].message_completion_ns.max",
-    "switches[].buffer_peak_bytes", "switches[].buffer_watermark_bytes_total", "switches[].pfc_nombuf",
-    "switches[].ports[].rx_frames", "switches[].ports[].rx_bytes", "switches[].ports[].tx_frames",
-    "switches[].ports[].tx_bytes", "switches[].ports[].pfc_rx_frames[]", "switches[].ports[].pfc_tx_frames[]",
-    "switches[].ports[].pause_ns[]", "switches[].ports[].ecn_marked", "switches[].ports[].drops",
-    "switches[].ports[].queued_frames", "switches[].ports[].pfcwd_storms_detected",
-    "switches[].ports[].pfcwd_storms_restored", "switches[].ports[].queue_bytes.mean",
-    "switches[].ports[].queue_bytes.p50", "switches[].ports[].queue_bytes.p99", "switches[].ports[].queue_bytes.max",
-    "switches[].ports[].queues[].queue", "switches[].ports[].queues[].packets", "switches[].ports[].queues[].bytes",
-    "switches[].ports[].queues[].dropped_packets", "switches[].ports[].queues[].dropped_bytes",
-    "switches[].ports[].queues[].ecn_marked", "switches[].ports[].queues[].data_frames",
-    "switches[].ports[].queues[].data_ecn_marked", "switches[].ports[].queues[].ecn_mark_rate",
-    "switches[].ports[].queues[].watermark_bytes_total", "switches[].ports[].pgs[].pg",
-    "switches[].ports[].pgs[].dropped_packets", "switches[].ports[].pgs[].shared_watermark_bytes_total",
-    "switches[].ports[].pgs[].headroom_watermark_bytes_total",
-    "hosts[].np_cnp_sent", "hosts[].np_ecn_marked_roce_packets", "hosts[].rp_cnp_handled", "hosts[].rp_cnp_ignored",
-    "hosts[].out_of_sequence", "hosts[].packet_seq_err", "hosts[].local_ack_timeout_err",
-    "hosts[].req_transport_retries_exceeded", "hosts[].duplicate_request", "hosts[].rx_frames", "hosts[].tx_frames",
-    "hosts[].rx_pfc_frames[]", "hosts[].tx_pfc_frames", "hosts[].tx_nombuf_data", "hosts[].tx_nombuf_control",
-    "totals.goodput_gbps", "totals.goodput_span_ns", "totals.jain_fairness", "totals.ecn_mark_rate",
-    "totals.ecn_marked_data_frames", "totals.cnp_sent", "totals.pfc_frames", "totals.drops", "totals.retransmissions",
-    "totals.ecn_marked_total", "totals.cnp_sent_total", "totals.pfc_frames_total", "totals.drops_total",
-    "totals.retransmissions_total",
-    "fct_slowdown", "fct_slowdown.flows", "fct_slowdown.mean", "fct_slowdown.p50", "fct_slowdown.p95",
-    "fct_slowdown.p99", "fct_slowdown.max", "fct_slowdown.by_size[].size_max_bytes", "fct_slowdown.by_size[].flows",
-    "fct_slowdown.by_size[].p50", "fct_slowdown.by_size[].p95", "fct_slowdown.by_size[].p99",
-};
+// Every number (or boolean) summary.json holds, from its writer (lib/results schema.h).
+const std::vector<std::string>& schema() { return results::numeric_paths(); }
 
 [[noreturn]] void fail(const std::string& text, const std::string& why) { throw Error{fmt::format("--metrics {}: {}", text, why)}; }
 
@@ -88,7 +55,7 @@ std::string pattern_of(const std::vector<Step>& path) {
 
 std::string schema_list() {
   std::string out;
-  for (const char* p : kSchema) out += (out.empty() ? "" : ", ") + std::string(p);
+  for (const std::string& p : schema()) out += (out.empty() ? "" : ", ") + p;
   return out;
 }
 
@@ -164,11 +131,11 @@ Metric parse(const std::string& text) {
     start = dot + 1;
   }
   const std::string pattern = pattern_of(m.path);
-  std::vector<std::string> schema(std::begin(kSchema), std::end(kSchema));
-  if (std::find(schema.begin(), schema.end(), pattern) == schema.end()) {
+  const std::vector<std::string>& known = schema();
+  if (std::find(known.begin(), known.end(), pattern) == known.end()) {
     // A name cut short (totals.goodput) is not far by edit distance; the nearest then.
-    const auto prefixed = std::find_if(schema.begin(), schema.end(), [&](const std::string& p) { return p.rfind(pattern, 0) == 0; });
-    const std::string near = prefixed != schema.end() ? *prefixed : scenario::nearest(pattern, schema);
+    const auto prefixed = std::find_if(known.begin(), known.end(), [&](const std::string& p) { return p.rfind(pattern, 0) == 0; });
+    const std::string near = prefixed != known.end() ? *prefixed : scenario::nearest(pattern, known);
     fail(text, fmt::format("not a number in summary.json{}: expected one of {}",
                            near.empty() ? "" : fmt::format(" (did you mean {}?)", near), schema_list()));
   }
@@ -191,10 +158,7 @@ const std::vector<std::string>& default_metrics() {
   return kDefault;
 }
 
-const std::vector<std::string>& summary_schema() {
-  static const std::vector<std::string> kList(std::begin(kSchema), std::end(kSchema));
-  return kList;
-}
+const std::vector<std::string>& summary_schema() { return schema(); }
 
 Expected<Metric> parse_metric(const std::string& text) {
   try {

@@ -7,11 +7,16 @@
 #include <ostream>
 
 #include "core/write_file.h"
+#include "results/json_text.h"
+#include "results/summary_json.h"
+#include "results/table.h"
 #include "scenario/warning_summary.h"
 #include "testbed/series_csv.h"
 
 namespace rtb::testbed {
 namespace {
+
+using results::json_text;
 
 // Kept samples (SeriesRequest::keep, no folder): the same rows as the streamed files.
 std::string flows_csv(const RunReport& r) {
@@ -24,12 +29,6 @@ std::string queues_csv(const RunReport& r) {
   std::string out = kQueuesCsvHeader;
   for (const QueueSample& q : r.queue_samples) append_queue_row(out, q);
   return out;
-}
-
-// JSON text is UTF-8 (RFC 8259 section 8.1); a path or a name given in another encoding is
-// written with each byte that is not UTF-8 replaced by U+FFFD, never refused after the run.
-std::string json_text(const nlohmann::ordered_json& j) {
-  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 // One line per cause with a count (scenario/warning_summary.h), as on the terminal.
@@ -62,7 +61,7 @@ Status write_result_files(const std::string& dir, const scenario::Scenario& s, c
     } else if (file == "effective.json") {
       st = write_file_atomically((d / name).string(), json_text(s.effective));
     } else {
-      st = write_file_atomically((d / name).string(), json_text(r.summary));
+      st = write_file_atomically((d / name).string(), json_text(results::to_json(r.summary)));
     }
     if (!st) return st;
   }
@@ -80,45 +79,7 @@ Status write_results(const std::string& dir, const scenario::Scenario& s, const 
 }
 
 void print_table(std::ostream& out, const RunReport& r, size_t max_flows) {
-  const auto& j = r.summary;
-  // Every column and total is over one window: after the warm-up (summary.json "window").
-  fmt::print(out, "after the warm-up: {:.3f} ms to {:.3f} ms\n", j["window"]["from_ns"].get<double>() / 1e6,
-             j["window"]["to_ns"].get<double>() / 1e6);
-  fmt::print(out, "{:>5} {:>10} {:>10} {:>14} {:>10} {:>12} {:>6} {:>6}\n", "flow", "src", "dst",
-             "bytes", "Gb/s", "FCT us", "CNPs", "retx");
-  // "-": unknown (unfinished, not running in the window, or in one process of a split run
-  // known to the other process).
-  const auto cell = [](const auto& v, double scale, const char* spec) {
-    return v.is_null() ? std::string("-") : fmt::format(fmt::runtime(spec), v.template get<double>() / scale);
-  };
-  size_t shown = 0;
-  for (const auto& f : j["flows"]) {
-    if (shown++ == max_flows) {
-      fmt::print(out, "  ... {} more flows in summary.json\n", j["flows"].size() - max_flows);
-      break;
-    }
-    fmt::print(out, "{:>5} {:>10} {:>10} {:>14} {:>10} {:>12} {:>6} {:>6}\n", f["id"].get<uint64_t>(),
-               f["src"].get<std::string>(), f["dst"].get<std::string>(), cell(f["bytes"], 1, "{:.0f}"),
-               cell(f["throughput_gbps"], 1, "{:.2f}"), cell(f["fct_ns"], 1e3, "{:.1f}"),
-               cell(f["cnp_handled"], 1, "{:.0f}"), cell(f["retransmissions"], 1, "{:.0f}"));
-  }
-  const auto& t = j["totals"];
-  fmt::print(out,
-             "goodput {:.2f} Gb/s | Jain {} | ECN mark rate {:.4f} (data frames) | CNPs {} | PFC frames {} | "
-             "drops {} | retransmissions {}\n",
-             t["goodput_gbps"].get<double>(), cell(t["jain_fairness"], 1, "{:.4f}"),
-             t["ecn_mark_rate"].get<double>(), t["cnp_sent"].get<uint64_t>(),
-             t["pfc_frames"].get<uint64_t>(), t["drops"].get<uint64_t>(),
-             t["retransmissions"].get<uint64_t>());
-  if (j.contains("fct_slowdown") && !j["fct_slowdown"].is_null()) {
-    const auto& fs = j["fct_slowdown"];
-    fmt::print(out, "FCT slowdown ({} finished flows, FCT over the ideal): p50 {:.2f} | p95 {:.2f} | p99 {:.2f} | max {:.2f}\n",
-               fs["flows"].get<uint64_t>(), fs["p50"].get<double>(), fs["p95"].get<double>(),
-               fs["p99"].get<double>(), fs["max"].get<double>());
-  }
-  fmt::print(out, "whole run, warm-up included: PFC frames {} | drops {} | CNPs {}\n",
-             t["pfc_frames_total"].get<uint64_t>(), t["drops_total"].get<uint64_t>(),
-             t["cnp_sent_total"].get<uint64_t>());
+  results::print_summary(out, r.summary, max_flows);
   const auto& run = r.run;
   fmt::print(out, "simulated {:.3f} ms in {:.2f} s wall ({:.2f} M frame-hops/s)\n",
              run["simulated_ns"].get<double>() / 1e6, run["wall_seconds"].get<double>(),
@@ -135,9 +96,6 @@ void print_table(std::ostream& out, const RunReport& r, size_t max_flows) {
                  f["bytes"].get<uint64_t>(), f["frames_over_limit"].get<uint64_t>(),
                  f["frames_lost"].get<uint64_t>());
     }
-  }
-  if (r.summary.contains("valid") && !r.summary["valid"].get<bool>()) {
-    fmt::print(out, "INVALID RUN: {}\n", r.summary["invalid_reason"].get<std::string>());
   }
 }
 

@@ -79,7 +79,7 @@ Status finish_series(RunReport& r, std::unique_ptr<SeriesRecorder> series) {
 }
 
 void mark_stopped_early(RunReport& r, bool stopped, Time end, Time duration) {
-  r.summary["complete"] = !stopped;
+  r.summary.complete = !stopped;
   r.run["complete"] = !stopped;
   if (!stopped) return;
   r.run["stopped_early"] = fmt::format("stopped by SIGINT or SIGTERM at {:.3f} ms of the {:.3f} ms duration: "

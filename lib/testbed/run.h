@@ -11,6 +11,7 @@
 
 #include "cc_algos/registry.h"
 #include "core/error.h"
+#include "results/summary.h"
 #include "scenario/scenario.h"
 #include "tap/capture_request.h"
 #include "testbed/sampler.h"
@@ -20,7 +21,7 @@
 namespace rtb::testbed {
 
 struct RunReport {
-  nlohmann::ordered_json summary;  // deterministic (summary.h)
+  results::Summary summary;        // deterministic (summary.h)
   nlohmann::ordered_json run;      // wall time, speed, versions, pools: not deterministic
   // The time series: streamed into the results folder during the run (finished, renamed
   // into place by write_results), and/or kept here (SeriesRequest::keep).
@@ -45,7 +46,8 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
 // against the calibrated TSC. summary.json gets "valid" and "invalid_reason" (the
 // lateness check), run.json the lateness report, the clock calibration and the bridges.
 // With realtime.role only that process's nodes are built; cables leaving it go through the
-// DPDK ports of its ports entries; scripts/merge_results.py joins the processes' results.
+// DPDK ports of its ports entries; `rocetb merge` joins the processes' results
+// (lib/results merge.h).
 // Captured frames leave the lcores through bounded queues that the control thread writes
 // out; a full queue is a lost frame, counted per file and interface in run.json.
 Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,

@@ -223,11 +223,8 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     const Time end = st.simulated;
     samplers.finish();
     report.summary = summarize(t, samplers, end);
-    report.summary["clock"] = "realtime";
-    if (!s.realtime.role.empty()) report.summary["role"] = s.realtime.role;
-    report.summary["valid"] = st.lateness.valid;
-    report.summary["invalid_reason"] = st.lateness.valid ? nlohmann::ordered_json(nullptr)
-                                                         : nlohmann::ordered_json(st.lateness.reason);
+    report.summary.valid = st.lateness.valid;
+    if (!st.lateness.valid) report.summary.invalid_reason = st.lateness.reason;
     report.run = run_json(command_line, st.wall_seconds, end, t.frame_hops(), st.polls);
     report.run["realtime"] = st.to_json();
     report.run["clock"] = clock.to_json();

@@ -61,7 +61,7 @@ void Sampler::take_warmup(Time now) {
 
 // A flow is sampled by each scope for the end it has: the sender's rate and state, the
 // receiver's bytes. Both ends in one scope give one whole sample; ends on two lcores, or
-// in two processes (scripts/merge_results.py joins those), give a part each.
+// in two processes (`rocetb merge` joins those), give a part each.
 void Sampler::sample_flows(Time now) {
   const scenario::Scenario& s = t_.scenario();
   for (uint32_t f = 0; f < s.flows.size(); ++f) {

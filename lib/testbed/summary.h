@@ -1,19 +1,15 @@
-// summary.json (design.md "Results"): what a run measured, deterministic for a
-// scenario and seed in virtual time — no wall time, no paths, keys in a fixed order.
+// A run's results model (lib/results summary.h) filled from the testbed's counters and the
+// samples, deterministic for a scenario and seed in virtual time: no wall time, no paths.
 #pragma once
 
-#include <nlohmann/json.hpp>
-
 #include "core/units.h"
+#include "results/summary.h"
 #include "testbed/sampler.h"
 #include "testbed/testbed.h"
 
 namespace rtb::testbed {
 
-// `end` is the simulated instant the run stopped at.
-nlohmann::ordered_json summarize(const Testbed& t, const SampleTotals& sampler, Time end);
-
-// Jain's fairness index of `x`: (sum x)^2 / (n sum x^2); 1 when all are equal.
-double jain_fairness(const std::vector<double>& x);
+// `end` is the instant the run stopped at. Realtime runs add their validity (run_realtime.cc).
+results::Summary summarize(const Testbed& t, const SampleTotals& sampler, Time end);
 
 }  // namespace rtb::testbed

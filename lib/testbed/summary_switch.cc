@@ -4,7 +4,8 @@
 namespace rtb::testbed {
 namespace {
 
-using nlohmann::ordered_json;
+using results::Counts;
+using results::PortResult;
 
 // Counts that only realtime can make non-zero (an empty mbuf pool ends a virtual run)
 // appear only in realtime summaries, so virtual ones keep their bytes.
@@ -17,123 +18,89 @@ bool marks_ecn(const sw::SwitchConfig& c, uint8_t q) {
   return c.wred[q].has_value() && c.wred[q]->ecn != sw::EcnMode::kNone;
 }
 
-template <typename T, size_t N>
-ordered_json array_of(const std::array<T, N>& a) {
-  ordered_json j = ordered_json::array();
-  for (const T& v : a) j.push_back(v);
-  return j;
-}
-
-ordered_json rate(uint64_t part, uint64_t whole) {
-  return whole == 0 ? ordered_json(nullptr) : ordered_json(static_cast<double>(part) / static_cast<double>(whole));
-}
-
 // `show queue counters` (packets, bytes, drops) and WRED/ECN counters of one egress queue.
-ordered_json queue_json(const sw::SwitchConfig& config, uint8_t q, const sw::QueueCounters& c) {
-  return ordered_json{{"queue", q},
-                      {"packets", c.packets},
-                      {"bytes", c.bytes},
-                      {"dropped_packets", c.dropped_packets},
-                      {"dropped_bytes", c.dropped_bytes},
-                      {"ecn_marked", c.ecn_marked_packets},
-                      {"data_frames", c.data_packets},
-                      {"data_ecn_marked", c.data_ecn_marked_packets},
-                      {"ecn_mark_rate", marks_ecn(config, q) ? rate(c.data_ecn_marked_packets, c.data_packets)
-                                                             : ordered_json(nullptr)},
-                      {"watermark_bytes_total", c.watermark_bytes}};
-}
-
-// `show priority-group watermark` / `drop counters` of one ingress priority group.
-ordered_json pg_json(uint8_t pg, const sw::PgCounters& c) {
-  return ordered_json{{"pg", pg},
-                      {"dropped_packets", c.dropped_packets},
-                      {"shared_watermark_bytes_total", c.shared_watermark_bytes},
-                      {"headroom_watermark_bytes_total", c.headroom_watermark_bytes}};
+results::QueueResult queue_result(const sw::SwitchConfig& config, uint8_t q, const sw::QueueCounters& c) {
+  return results::QueueResult{.queue = q,
+                              .packets = c.packets,
+                              .bytes = c.bytes,
+                              .dropped_packets = c.dropped_packets,
+                              .dropped_bytes = c.dropped_bytes,
+                              .ecn_marked = c.ecn_marked_packets,
+                              .data_frames = c.data_packets,
+                              .data_ecn_marked = c.data_ecn_marked_packets,
+                              .marks_ecn = marks_ecn(config, q),
+                              .watermark_bytes_total = c.watermark_bytes};
 }
 
 bool queue_used(const sw::QueueCounters& c) { return c.packets != 0 || c.dropped_packets != 0 || c.depth_frames != 0; }
 bool pg_used(const sw::PgCounters& c) { return c.dropped_packets != 0 || c.shared_watermark_bytes != 0 || c.headroom_watermark_bytes != 0; }
 
-ordered_json port_json(const Testbed& t, const SampleTotals& samples, uint32_t sw, uint16_t p,
-                       const sw::PortCounters& c) {
-  const sw::SwitchConfig& config = t.scenario().topology.switches[sw].config;
-  ordered_json j;
-  j["name"] = config.ports[p].name;
-  j["rx_frames"] = c.rx_ok;  // PFC frames apart, in pfc_rx_frames
-  j["rx_bytes"] = c.rx_bytes;
-  j["tx_frames"] = c.tx_ok;  // PFC frames apart, in pfc_tx_frames
-  j["tx_bytes"] = c.tx_bytes;
-  j["pfc_rx_frames"] = array_of(c.pfc_rx);  // per priority
-  j["pfc_tx_frames"] = array_of(c.pfc_tx);
-  std::array<uint64_t, sw::kPriorities> pause_ns{};
-  for (int i = 0; i < sw::kPriorities; ++i) pause_ns[i] = c.pfc_rx_pause_duration[i].ns();
-  j["pause_ns"] = array_of(pause_ns);  // time its queues were held by received pauses
-  uint64_t marked = 0, queued = 0;
-  ordered_json queues = ordered_json::array(), pgs = ordered_json::array();
+// The port's queues and priority groups in use, and what they add up to.
+void add_queues(PortResult& p, const sw::SwitchConfig& config, const sw::PortCounters& c) {
   for (uint8_t q = 0; q < sw::kPriorities; ++q) {
-    marked += c.queues[q].ecn_marked_packets;
-    queued += c.queues[q].depth_frames;
-    if (queue_used(c.queues[q])) queues.push_back(queue_json(config, q, c.queues[q]));
-    if (pg_used(c.pgs[q])) pgs.push_back(pg_json(q, c.pgs[q]));
+    p.ecn_marked += c.queues[q].ecn_marked_packets;
+    p.queued_frames += c.queues[q].depth_frames;  // at the end
+    if (queue_used(c.queues[q])) p.queues.push_back(queue_result(config, q, c.queues[q]));
+    const sw::PgCounters& g = c.pgs[q];
+    if (pg_used(g)) p.pgs.push_back({q, g.dropped_packets, g.shared_watermark_bytes, g.headroom_watermark_bytes});
   }
-  j["ecn_marked"] = marked;
-  uint64_t drops = 0;
-  ordered_json by_reason = ordered_json::object();
-  for (int r = 0; r < sw::kDropReasons; ++r) {
-    drops += c.drops[r];
-    if (c.drops[r] != 0) by_reason[std::string(sw::drop_reason_name(static_cast<sw::DropReason>(r)))] = c.drops[r];
-  }
-  j["drops"] = drops;  // dropped at this port: its ingress PGs or its egress queues
-  j["drops_by_reason"] = std::move(by_reason);
-  j["queued_frames"] = queued;  // at the end
-  uint64_t storms = 0, restored = 0;
-  for (const sw::PfcWdCounters& w : c.pfcwd) {
-    storms += w.storms_detected;
-    restored += w.storms_restored;
-  }
-  j["pfcwd_storms_detected"] = storms;
-  j["pfcwd_storms_restored"] = restored;
-  const DepthStats d = samples.port_depth(sw, p);
-  j["queue_bytes"] = ordered_json{{"mean", d.mean}, {"p50", d.p50}, {"p99", d.p99}, {"max", d.max}};
-  j["queues"] = std::move(queues);
-  j["pgs"] = std::move(pgs);
-  return j;
 }
 
-void add_totals(const sw::SwitchConfig& config, const sw::PortCounters& window,
-                const sw::PortCounters& run, SwitchTotals& t) {
+PortResult port_result(const Testbed& t, const SampleTotals& samples, uint32_t sw, uint16_t port,
+                       const sw::PortCounters& c) {
+  const sw::SwitchConfig& config = t.scenario().topology.switches[sw].config;
+  PortResult p;
+  p.name = config.ports[port].name;
+  p.rx_frames = c.rx_ok;  // PFC frames apart, in pfc_rx_frames
+  p.rx_bytes = c.rx_bytes;
+  p.tx_frames = c.tx_ok;  // PFC frames apart, in pfc_tx_frames
+  p.tx_bytes = c.tx_bytes;
+  for (int i = 0; i < sw::kPriorities; ++i) {
+    p.pfc_rx_frames[i] = c.pfc_rx[i];
+    p.pfc_tx_frames[i] = c.pfc_tx[i];
+    p.pause_ns[i] = c.pfc_rx_pause_duration[i].ns();  // time its queues were held by received pauses
+  }
+  add_queues(p, config, c);
+  for (int r = 0; r < sw::kDropReasons; ++r) {
+    p.drops += c.drops[r];  // dropped at this port: its ingress PGs or its egress queues
+    if (c.drops[r] != 0) p.drops_by_reason.emplace_back(sw::drop_reason_name(static_cast<sw::DropReason>(r)), c.drops[r]);
+  }
+  for (const sw::PfcWdCounters& w : c.pfcwd) {
+    p.pfcwd_storms_detected += w.storms_detected;
+    p.pfcwd_storms_restored += w.storms_restored;
+  }
+  const DepthStats d = samples.port_depth(sw, port);
+  p.queue_bytes = results::DepthFigures{d.mean, d.p50, d.p99, d.max};
+  return p;
+}
+
+void add_counts(const sw::PortCounters& window, const sw::PortCounters& run, Counts& c) {
   for (uint8_t q = 0; q < sw::kPriorities; ++q) {
-    t.pfc_frames += window.pfc_tx[q];
-    t.pfc_frames_total += run.pfc_tx[q];
-    t.marked_total += run.queues[q].ecn_marked_packets;
-    if (!marks_ecn(config, q)) continue;
-    t.data_frames += window.queues[q].data_packets;
-    t.data_marked += window.queues[q].data_ecn_marked_packets;
+    c.pfc_frames += window.pfc_tx[q];
+    c.pfc_frames_total += run.pfc_tx[q];
+    c.ecn_marked_total += run.queues[q].ecn_marked_packets;
   }
   for (int r = 0; r < sw::kDropReasons; ++r) {
-    t.drops += window.drops[r];
-    t.drops_total += run.drops[r];
+    c.drops += window.drops[r];
+    c.drops_total += run.drops[r];
   }
 }
 
 }  // namespace
 
-ordered_json switch_json(const Testbed& t, const SampleTotals& samples, const Baseline& b,
-                         uint32_t sw, Time end, SwitchTotals& totals) {
-  const sw::SwitchConfig& config = t.scenario().topology.switches[sw].config;
+results::SwitchResult switch_result(const Testbed& t, const SampleTotals& samples, const Baseline& b, uint32_t sw,
+                                    Time end, Counts& counts) {
   const sw::SwitchCounters c = t.switch_at(sw).counters(end);
-  ordered_json ports = ordered_json::array();
+  results::SwitchResult r{.name = t.scenario().topology.switches[sw].name,
+                          .buffer_peak_bytes = samples.buffer_peak(sw),
+                          .buffer_watermark_bytes_total = c.pool.watermark_bytes};
+  if (realtime(t)) r.pfc_nombuf = c.pfc_nombuf;
   for (uint16_t p = 0; p < c.ports.size(); ++p) {
     const sw::PortCounters window = since(c.ports[p], b.switches[sw].ports[p]);
-    ports.push_back(port_json(t, samples, sw, p, window));
-    add_totals(config, window, c.ports[p], totals);
+    r.ports.push_back(port_result(t, samples, sw, p, window));
+    add_counts(window, c.ports[p], counts);
   }
-  ordered_json j{{"name", t.scenario().topology.switches[sw].name},
-                 {"buffer_peak_bytes", samples.buffer_peak(sw)},
-                 {"buffer_watermark_bytes_total", c.pool.watermark_bytes}};
-  if (realtime(t)) j["pfc_nombuf"] = c.pfc_nombuf;
-  j["ports"] = std::move(ports);
-  return j;
+  return r;
 }
 
 }  // namespace rtb::testbed

@@ -1,6 +1,6 @@
 """The summary figures of a results folder as rows (key, label, value, unit), in the order
 the report and `rocetb compare` show them. Every value comes from summary.json
-(lib/testbed/README.md, "summary.json"); None when the run has no such figure."""
+(lib/results/README.md, its one schema); None when the run has no such figure."""
 import numpy as np
 
 

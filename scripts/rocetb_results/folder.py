@@ -1,4 +1,4 @@
-"""A rocetb results folder read into plain values (lib/testbed/README.md, "summary.json").
+"""A rocetb results folder read into plain values (summary.json: lib/results/README.md).
 
 Every problem is a ResultsError with a one-line message naming the folder or file.
 """
@@ -6,6 +6,11 @@ import json
 import os
 
 import numpy as np
+
+
+# summary.json "schema_version" these tools read (lib/results summary.h kSchemaVersion);
+# a folder written before versions has none and reads as version 1.
+SCHEMA_VERSION = 1
 
 
 class ResultsError(Exception):
@@ -65,6 +70,10 @@ class Folder:
         self.summary = _read_json(os.path.join(path, "summary.json"), True)
         if not isinstance(self.summary, dict) or "totals" not in self.summary:
             raise ResultsError(f"{os.path.join(path, 'summary.json')}: not a rocetb run's summary (no \"totals\")")
+        version = self.summary.get("schema_version", 1)
+        if not isinstance(version, int) or version > SCHEMA_VERSION:
+            raise ResultsError(f"{os.path.join(path, 'summary.json')}: schema_version = {version!r}: expected "
+                               f"{SCHEMA_VERSION} or lower (written by a newer rocetb: read it with that one)")
         self.effective = _read_json(os.path.join(path, "effective.json"), False) or {}
         self.run = _read_json(os.path.join(path, "run.json"), False) or {}
         self.replay = _read_json(os.path.join(path, "replay.json"), False)

@@ -16,6 +16,7 @@
 #include "cc_algos/registry.h"
 #include "scenario/load.h"
 #include "tap/capture_plan.h"
+#include "results/summary_json.h"
 #include "testbed/run.h"
 
 namespace rtb::testbed {
@@ -169,6 +170,7 @@ TEST(CapturePlan, BadNamesAreRefusedWithTheNearestName) {
 TEST(CaptureRun, VirtualCaptureHoldsWhatTheCountersCount) {
   const std::string dir = fresh_dir("virtual");
   const RunReport r = run_captured({.what = {"all", "h0"}, .dir = dir});
+  const ordered_json r_json = results::to_json(r.summary);
   const ordered_json& all = file_entry(r, "all");
   ASSERT_EQ(all["interfaces"].size(), 18u);
   const auto kinds = count_kinds(dir + "/capture-all.pcapng");
@@ -183,7 +185,7 @@ TEST(CaptureRun, VirtualCaptureHoldsWhatTheCountersCount) {
   EXPECT_EQ(all["bytes"].get<uint64_t>(), std::filesystem::file_size(dir + "/capture-all.pcapng"));
 
   uint64_t cnps = 0, pfcs = 0, ce = 0, data = 0, acks = 0;
-  for (const auto& h : r.summary["hosts"]) {
+  for (const auto& h : r_json["hosts"]) {
     const std::string host = h["name"];
     const std::string port = [&] {
       for (const auto& [name, k] : kinds) {
@@ -197,7 +199,7 @@ TEST(CaptureRun, VirtualCaptureHoldsWhatTheCountersCount) {
     EXPECT_EQ(up.cnp, h["np_cnp_sent"].get<uint64_t>()) << host;
     EXPECT_EQ(up.pfc, h["tx_pfc_frames"].get<uint64_t>()) << host;
     EXPECT_EQ(down.pfc, sum(h["rx_pfc_frames"])) << host;
-    for (const auto& p : r.summary["switches"][0]["ports"]) {
+    for (const auto& p : r_json["switches"][0]["ports"]) {
       if ("sw0:" + p["name"].get<std::string>() != port) continue;
       EXPECT_EQ(down.pfc, sum(p["pfc_tx_frames"])) << port;
       EXPECT_EQ(down.ce, p["ecn_marked"].get<uint64_t>()) << port;
@@ -210,8 +212,8 @@ TEST(CaptureRun, VirtualCaptureHoldsWhatTheCountersCount) {
     data += up.data;
     acks += up.ack;
   }
-  EXPECT_EQ(cnps, r.summary["totals"]["cnp_sent"].get<uint64_t>());
-  EXPECT_EQ(pfcs, r.summary["totals"]["pfc_frames"].get<uint64_t>());
+  EXPECT_EQ(cnps, r_json["totals"]["cnp_sent"].get<uint64_t>());
+  EXPECT_EQ(pfcs, r_json["totals"]["pfc_frames"].get<uint64_t>());
   EXPECT_GT(cnps, 0u);
   EXPECT_GT(pfcs, 0u);
   EXPECT_GT(ce, 0u);
@@ -232,9 +234,10 @@ TEST(CaptureRun, NaksInTheCaptureEqualTheSendersCount) {
   const std::string dir = fresh_dir("nak");
   const RunReport r = run_captured({.what = {"all"}, .dir = dir},
                                    {"run.duration=1ms", "run.warmup=0us"}, "incast16_nopfc.toml");
+  const ordered_json r_json = results::to_json(r.summary);
   const auto kinds = count_kinds(dir + "/capture-all.pcapng");
   uint64_t naks_on_wire = 0, seq_err = 0;
-  for (const auto& h : r.summary["hosts"]) {
+  for (const auto& h : r_json["hosts"]) {
     seq_err += h["packet_seq_err"].get<uint64_t>();
     for (const auto& [name, k] : kinds) {
       if (name.ends_with("->" + h["name"].get<std::string>())) naks_on_wire += k.nak;
@@ -251,14 +254,15 @@ TEST(CaptureRun, FramesLostToAFaultAreCapturedWithAComment) {
   const RunReport r = run_captured({.what = {"h0"}, .dir = dir},
                                    {"run.duration=100us", "run.warmup=0us", "faults=[{kind=\"drop\", "
                                     "link=[\"h0\",\"sw0\"], probability=0.05}]"});
+  const ordered_json r_json = results::to_json(r.summary);
   uint64_t switch_drops = 0;
-  for (const auto& p : r.summary["switches"][0]["ports"]) switch_drops += p["drops"].get<uint64_t>();
+  for (const auto& p : r_json["switches"][0]["ports"]) switch_drops += p["drops"].get<uint64_t>();
   uint64_t commented = 0;
   for (const auto& row : tshark(dir + "/capture-h0.pcapng", "-e frame.comment")) {
     commented += row.at(0) == "lost on the link: dropped by a fault";
   }
   EXPECT_GT(commented, 0u);
-  EXPECT_EQ(commented, r.summary["totals"]["drops"].get<uint64_t>() - switch_drops);
+  EXPECT_EQ(commented, r_json["totals"]["drops"].get<uint64_t>() - switch_drops);
 }
 
 // The same run twice gives the same capture bytes; capturing changes no result.
@@ -272,7 +276,7 @@ TEST(CaptureRun, VirtualCapturesAreDeterministicAndChangeNoResult) {
     return std::string(std::istreambuf_iterator<char>(in), {});
   };
   EXPECT_EQ(bytes(a + "/capture-sw0.pcapng"), bytes(b + "/capture-sw0.pcapng"));
-  EXPECT_EQ(ra.summary.dump(), plain.summary.dump());
+  EXPECT_EQ(results::to_json(ra.summary).dump(), results::to_json(plain.summary).dump());
   EXPECT_FALSE(plain.run.contains("captures"));
   // Timestamps: the run's picoseconds rounded to nanoseconds, from the epoch.
   const auto rows = tshark(a + "/capture-sw0.pcapng", "-e frame.time_epoch");

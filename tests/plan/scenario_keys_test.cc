@@ -13,6 +13,7 @@
 #include "plan/planner.h"
 #include "plan/scenario_keys.h"
 #include "scenario/load.h"
+#include "results/summary_json.h"
 #include "testbed/run.h"
 
 namespace rtb::plan {
@@ -77,7 +78,7 @@ TEST(ScenarioKeys, ScenarioFromOptionsRunsLossless) {
   cc::Registry registry = cc::Registry::with_builtins();
   auto r = testbed::run_virtual(s.value(), registry, "plan_test");
   ASSERT_TRUE(r.ok()) << r.error().message;
-  const nlohmann::ordered_json j = r->summary;
+  const nlohmann::ordered_json j = results::to_json(r->summary);
   EXPECT_EQ(j["totals"]["drops"].get<uint64_t>(), 0u) << j.dump(1);
   EXPECT_GT(j["totals"]["pfc_frames"].get<uint64_t>() + j["totals"]["cnp_sent"].get<uint64_t>(), 0u) << j.dump(1);
   std::filesystem::remove(out);

@@ -55,7 +55,7 @@ TEST(Metric, RefusesWhatSummaryJsonDoesNotHaveListingValidPaths) {
   const std::string& e = m.error().message;
   EXPECT_EQ(e.find('\n'), std::string::npos);
   EXPECT_EQ(e.rfind("--metrics totals.goodput: not a number in summary.json (did you mean totals.goodput_gbps?): "
-                    "expected one of seed, duration_ns, ",
+                    "expected one of schema_version, seed, duration_ns, ",
                     0),
             0u)
       << e;

@@ -201,7 +201,7 @@ TEST(SweepCommand, BadKeysValuesAndMetricsAreRefusedBeforeAnythingRuns) {
        "rocetb sweep: --vary switch.wred_profile.green_min_threshold=4XB: "},
       {{"--vary", "run.seed=1", "--metrics", "totals.goodput"},
        "rocetb sweep: --metrics totals.goodput: not a number in summary.json (did you mean totals.goodput_gbps?): "
-       "expected one of seed, "},
+       "expected one of schema_version, seed, "},
       {{"--vary", "run.seed"}, "rocetb sweep: --vary run.seed: expected KEY=V1,V2,..."},
   };
   for (const Case& c : cases) {

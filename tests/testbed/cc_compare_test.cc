@@ -17,6 +17,7 @@
 
 #include "cc_algos/registry.h"
 #include "scenario/load.h"
+#include "results/summary_json.h"
 #include "testbed/run.h"
 #include "tests/testbed/test_util.h"
 
@@ -33,7 +34,7 @@ ordered_json run_incast(const std::string& algorithm) {
   cc::Registry registry = cc::Registry::with_builtins();
   auto r = run_virtual(s.value(), registry, "cc_compare_test");
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
-  return r.ok() ? r.value().summary : ordered_json{};
+  return r.ok() ? results::to_json(r.value().summary) : ordered_json{};
 }
 
 double deepest_queue_p99(const ordered_json& summary) {

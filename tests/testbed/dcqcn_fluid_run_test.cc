@@ -28,6 +28,7 @@
 
 #include "cc_algos/registry.h"
 #include "scenario/load.h"
+#include "results/summary_json.h"
 #include "testbed/run.h"
 #include "tests/model/dcqcn_fluid.h"
 #include "tests/testbed/test_util.h"
@@ -57,7 +58,7 @@ Measured run_case(int n) {
   cc::Registry registry = cc::Registry::with_builtins();
   auto r = run_virtual(s.value(), registry, "dcqcn_fluid_run_test");
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().message);
-  const auto& j = r.value().summary;
+  const nlohmann::ordered_json j = results::to_json(r.value().summary);
   Measured m;
   const auto& port = j["switches"][0]["ports"][n];
   m.queue_bytes = port["queue_bytes"]["mean"].get<double>();

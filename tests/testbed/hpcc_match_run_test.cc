@@ -34,6 +34,7 @@
 
 #include "cc_algos/registry.h"
 #include "scenario/load.h"
+#include "results/summary_json.h"
 #include "testbed/run.h"
 #include "tests/testbed/test_util.h"
 
@@ -52,7 +53,7 @@ TEST(HpccMatch, TwoToOneAt40GIsFairWithTheSimulatorsQueue) {
   cc::Registry registry = cc::Registry::with_builtins();
   auto r = run_virtual(s.value(), registry, "hpcc_match_run_test");
   ASSERT_TRUE(r.ok()) << r.error().message;
-  const auto& j = r.value().summary;
+  const nlohmann::ordered_json j = results::to_json(r.value().summary);
   const auto& t = j["totals"];
   const double jain = t["jain_fairness"].get<double>();
   const double queue = j["switches"][0]["ports"][2]["queue_bytes"]["mean"].get<double>();

@@ -16,6 +16,7 @@
 
 #include "cc_algos/registry.h"
 #include "scenario/load.h"
+#include "results/summary_json.h"
 #include "testbed/run.h"
 #include "tests/testbed/test_util.h"
 
@@ -114,7 +115,7 @@ TEST_F(TwoLcores, ASetCommandIsAdoptedOnEveryLcoreThatHoldsHosts) {
 
 TEST_F(TwoLcores, TheSummaryHasEveryFlowAndTheSwitchQueueStatistics) {
   ASSERT_NE(report_, nullptr);
-  const ordered_json& s = report_->summary;
+  const ordered_json s = results::to_json(report_->summary);
   ASSERT_EQ(s["flows"].size(), kFlows);
   for (const auto& f : s["flows"]) EXPECT_GT(f["bytes_total"].get<uint64_t>(), 0u) << f.dump();
   ASSERT_EQ(s["switches"].size(), 1u);

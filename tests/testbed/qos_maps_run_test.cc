@@ -5,6 +5,7 @@
 
 #include "cc_algos/registry.h"
 #include "scenario/load.h"
+#include "results/summary_json.h"
 #include "testbed/run.h"
 #include "tests/testbed/test_util.h"
 
@@ -42,7 +43,8 @@ RunReport run_text(const std::string& text) {
 
 // Packets of egress queue `q` at the port towards the receiver (0 if the queue is unused).
 uint64_t queue_packets(const RunReport& r, int q) {
-  for (const auto& e : r.summary["switches"][0]["ports"][4]["queues"]) {
+  const nlohmann::ordered_json r_json = results::to_json(r.summary);
+  for (const auto& e : r_json["switches"][0]["ports"][4]["queues"]) {
     if (e["queue"] == q) return e["packets"].get<uint64_t>();
   }
   return 0;
@@ -50,8 +52,9 @@ uint64_t queue_packets(const RunReport& r, int q) {
 
 // PFC frames the switch sent for `priority`, over its ports.
 uint64_t switch_pfc_tx(const RunReport& r, int priority) {
+  const nlohmann::ordered_json r_json = results::to_json(r.summary);
   uint64_t n = 0;
-  for (const auto& p : r.summary["switches"][0]["ports"]) n += p["pfc_tx_frames"][priority].get<uint64_t>();
+  for (const auto& p : r_json["switches"][0]["ports"]) n += p["pfc_tx_frames"][priority].get<uint64_t>();
   return n;
 }
 
@@ -64,10 +67,11 @@ pfc_enable = [3]
 [switch.pg_lossless]
 static_th = "100KB"
 )");
+  const nlohmann::ordered_json r_json = results::to_json(r.summary);
   EXPECT_GT(queue_packets(r, 3), 0u);
   EXPECT_EQ(queue_packets(r, 0), 0u);
   EXPECT_GT(switch_pfc_tx(r, 3), 0u);
-  EXPECT_EQ(r.summary["switches"][0]["ports"][4]["drops"], 0);
+  EXPECT_EQ(r_json["switches"][0]["ports"][4]["drops"], 0);
 }
 
 TEST(QosMapsRun, WithTheDefaultMapTheSameDscpLandsInLossyQueue0) {

@@ -15,6 +15,7 @@
 
 #include "cc_algos/registry.h"
 #include "scenario/load.h"
+#include "results/summary_json.h"
 #include "testbed/run.h"
 #include "tests/testbed/test_util.h"
 #include "wire/crc_path.h"
@@ -67,10 +68,10 @@ TEST(RealtimeRun, DefaultScenarioOverRingsDeliversWhatVirtualTimeDelivers) {
   const std::vector<std::string> rt = {"realtime.dilation=4000", "realtime.links=\"ring\""};
   auto real = run("realtime", rt);
   ASSERT_TRUE(real.ok()) << real.error().message;  // includes the mbuf leak check
-  if (!real.value().summary["valid"].get<bool>()) real = run("realtime", rt);
+  if (!real.value().summary.valid.value_or(false)) real = run("realtime", rt);
   ASSERT_TRUE(real.ok()) << real.error().message;
-  const ordered_json& r = real.value().summary;
-  const ordered_json& v = virt.value().summary;
+  const ordered_json r = results::to_json(real.value().summary);
+  const ordered_json v = results::to_json(virt.value().summary);
   // The lateness report and the bridges are there, valid or not.
   const ordered_json& run_json = real.value().run;
   ASSERT_TRUE(run_json.contains("realtime"));
@@ -106,7 +107,7 @@ TEST(RealtimeRun, DefaultScenarioOverRingsDeliversWhatVirtualTimeDelivers) {
 TEST(RealtimeRun, ATinyLatenessBudgetMakesTheRunInvalidWithItsReason) {
   auto real = run("realtime", {"realtime.dilation=4000", "realtime.max_lateness=\"1ps\""});
   ASSERT_TRUE(real.ok()) << real.error().message;
-  const ordered_json& r = real.value().summary;
+  const ordered_json r = results::to_json(real.value().summary);
   EXPECT_FALSE(r["valid"].get<bool>());
   EXPECT_NE(r["invalid_reason"].get<std::string>().find("late"), std::string::npos) << r["invalid_reason"];
 }
@@ -117,7 +118,7 @@ TEST(RealtimeRun, ATinyLatenessBudgetMakesTheRunInvalidWithItsReason) {
 TEST(RealtimeRun, TinyPoolsAreCountedPerStageAndPerPoolAndTheRunGoesOn) {
   auto real = run("realtime", {"realtime.dilation=4000", "run.data_mbufs=64", "run.control_mbufs=1"});
   ASSERT_TRUE(real.ok()) << real.error().message;
-  const ordered_json& r = real.value().summary;
+  const ordered_json r = results::to_json(real.value().summary);
   const ordered_json& pools = real.value().run["pools"];
   EXPECT_EQ(pools["data_mbufs"], 64);
   EXPECT_EQ(pools["control_mbufs"], 1);
@@ -157,8 +158,8 @@ TEST(RealtimeRun, AStopCommandEndsTheRunEarlyWithItsResults) {
   auto r = run_with_commands("[{ at = \"200us\", command = \"stop\" }]");
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_TRUE(r.value().run["realtime"]["stopped_early"].get<bool>());
-  EXPECT_LT(r.value().summary["duration_ns"].get<uint64_t>(), 400'000u);
-  EXPECT_GE(r.value().summary["duration_ns"].get<uint64_t>(), 200'000u);
+  EXPECT_LT(r.value().summary.duration.ns(), 400'000u);
+  EXPECT_GE(r.value().summary.duration.ns(), 200'000u);
   EXPECT_TRUE(r.value().run["commands"][0]["applied"].get<bool>());
 }
 

@@ -9,7 +9,9 @@
 
 #include "cc_algos/registry.h"
 #include "scenario/load.h"
+#include "results/summary_json.h"
 #include "testbed/run.h"
+#include "results/derive.h"
 #include "testbed/summary.h"
 #include "tests/testbed/test_util.h"
 #include "wire/crc_path.h"
@@ -73,8 +75,8 @@ TEST(TestbedDeathTest, APoolTooSmallEndsAVirtualRunNamingTheKeyToRaise) {
 TEST(Testbed, SameScenarioAndSeedGiveAByteIdenticalSummary) {
   const RunReport a = run_text(kIncast);
   const RunReport b = run_text(kIncast);
-  EXPECT_EQ(a.summary.dump(2), b.summary.dump(2));
-  EXPECT_NE(a.summary.dump(2), run_text(kIncast, {"run.seed=9"}).summary.dump(2));
+  EXPECT_EQ(results::to_json(a.summary).dump(2), results::to_json(b.summary).dump(2));
+  EXPECT_NE(results::to_json(a.summary).dump(2), results::to_json(run_text(kIncast, {"run.seed=9"}).summary).dump(2));
   EXPECT_NE(a.run["wall_seconds"], nullptr);
   EXPECT_EQ(a.run["icrc_crc_path"], wire::crc_path_name(wire::crc_path()));
 }
@@ -99,16 +101,17 @@ kind = "drop"
 link = ["h0", "sw0"]
 probability = 0.01
 )", {"run.duration=\"6ms\"", "host.local_ack_timeout=4"});
-  for (const auto& f : r.summary["flows"]) {
+  const ordered_json r_json = results::to_json(r.summary);
+  for (const auto& f : r_json["flows"]) {
     EXPECT_EQ(f["bytes_total"].get<uint64_t>(), 2'000'000u) << f.dump();
     EXPECT_FALSE(f["fct_ns"].is_null()) << f.dump();
   }
-  EXPECT_GT(r.summary["flows"][0]["retransmissions"].get<uint64_t>() +
-                r.summary["flows"][1]["retransmissions"].get<uint64_t>() +
-                r.summary["flows"][2]["retransmissions"].get<uint64_t>() +
-                r.summary["flows"][3]["retransmissions"].get<uint64_t>(),
+  EXPECT_GT(r_json["flows"][0]["retransmissions"].get<uint64_t>() +
+                r_json["flows"][1]["retransmissions"].get<uint64_t>() +
+                r_json["flows"][2]["retransmissions"].get<uint64_t>() +
+                r_json["flows"][3]["retransmissions"].get<uint64_t>(),
             0u);
-  EXPECT_GT(r.summary["totals"]["drops"].get<uint64_t>(), 0u);
+  EXPECT_GT(r_json["totals"]["drops"].get<uint64_t>(), 0u);
 }
 
 TEST(Testbed, FramesAreConservedInEverySwitch) {
@@ -116,7 +119,8 @@ TEST(Testbed, FramesAreConservedInEverySwitch) {
   // queued; PFC frames are counted apart and end at the port. Over the whole run (no
   // warm-up), so that nothing was queued when the counting began.
   const RunReport r = run_file("alltoall_leafspine.toml", {"run.duration=\"1ms\"", "run.warmup=\"0us\""});
-  for (const auto& sw : r.summary["switches"]) {
+  const ordered_json r_json = results::to_json(r.summary);
+  for (const auto& sw : r_json["switches"]) {
     EXPECT_GT(total(sw["ports"], "tx_frames"), 0u);
     EXPECT_EQ(total(sw["ports"], "rx_frames"),
               total(sw["ports"], "tx_frames") + total(sw["ports"], "drops") +
@@ -127,13 +131,14 @@ TEST(Testbed, FramesAreConservedInEverySwitch) {
 
 TEST(Testbed, SixteenToOneWithPfcLosesNothing) {
   const RunReport r = run_file("incast16_pfc.toml");
-  const auto& t = r.summary["totals"];
+  const ordered_json r_json = results::to_json(r.summary);
+  const auto& t = r_json["totals"];
   EXPECT_GT(t["pfc_frames"].get<uint64_t>(), 0u);
-  for (const auto& f : r.summary["flows"]) {
+  for (const auto& f : r_json["flows"]) {
     EXPECT_FALSE(f["fct_ns"].is_null()) << f.dump();
     EXPECT_EQ(f["retransmissions"].get<uint64_t>(), 0u);
   }
-  for (const auto& p : r.summary["switches"][0]["ports"]) {
+  for (const auto& p : r_json["switches"][0]["ports"]) {
     EXPECT_FALSE(p["drops_by_reason"].contains("LOSSLESS_HEADROOM_FULL")) << p.dump();
   }
   EXPECT_EQ(t["drops"].get<uint64_t>(), 0u);
@@ -141,11 +146,12 @@ TEST(Testbed, SixteenToOneWithPfcLosesNothing) {
 
 TEST(Testbed, SixteenToOneWithoutPfcDropsRetransmitsAndStillCompletes) {
   const RunReport r = run_file("incast16_nopfc.toml");
-  const auto& t = r.summary["totals"];
+  const ordered_json r_json = results::to_json(r.summary);
+  const auto& t = r_json["totals"];
   EXPECT_EQ(t["pfc_frames"].get<uint64_t>(), 0u);
   EXPECT_GT(t["drops"].get<uint64_t>(), 0u);
   EXPECT_GT(t["retransmissions"].get<uint64_t>(), 0u);
-  for (const auto& f : r.summary["flows"]) {
+  for (const auto& f : r_json["flows"]) {
     EXPECT_FALSE(f["fct_ns"].is_null()) << f.dump();
     EXPECT_EQ(f["bytes_total"].get<uint64_t>(), 1'000'000u);
     EXPECT_FALSE(f["failed"].get<bool>());
@@ -173,17 +179,18 @@ TEST(Testbed, DcqcnGivesTwoFlowsFairSharesAfterTheSecondJoins) {
   const double fair = (mean.at(0) + mean.at(1)) / 2;
   EXPECT_GT(fair, 40.0);  // the link is used (1,024 of 1,106 wire bytes are payload)
   for (const auto& [f, v] : mean) EXPECT_NEAR(v, fair, 0.1 * fair) << "flow " << f;
-  EXPECT_GE(jain_fairness({mean.at(0), mean.at(1)}), 0.99);
+  EXPECT_GE(results::jain_fairness({mean.at(0), mean.at(1)}), 0.99);
 }
 
 TEST(Testbed, DcqcnKeepsTheIncastQueueBelowTheXoffPointWithMarksAndCnps) {
   const RunReport r = run_file("default.toml");
-  const auto& t = r.summary["totals"];
+  const ordered_json r_json = results::to_json(r.summary);
+  const auto& t = r_json["totals"];
   EXPECT_GT(t["cnp_sent"].get<uint64_t>(), 0u);
   EXPECT_GT(t["ecn_mark_rate"].get<double>(), 0.0);
-  const auto& to_receiver = r.summary["switches"][0]["ports"][8];
+  const auto& to_receiver = r_json["switches"][0]["ports"][8];
   EXPECT_LT(to_receiver["queue_bytes"]["p99"].get<uint64_t>(), 2'400'000u);  // static_th
-  for (const auto& h : r.summary["hosts"]) {
+  for (const auto& h : r_json["hosts"]) {
     if (h["name"] == "h8") continue;
     EXPECT_GT(h["rp_cnp_handled"].get<uint64_t>(), 0u) << h.dump();
   }
@@ -191,27 +198,30 @@ TEST(Testbed, DcqcnKeepsTheIncastQueueBelowTheXoffPointWithMarksAndCnps) {
 
 TEST(Testbed, FixedRateAtLineRateFillsTheBufferAndTriggersPfc) {
   const RunReport r = run_file("fixed_rate.toml", {"run.duration=\"4ms\""});
-  EXPECT_GT(r.summary["totals"]["pfc_frames"].get<uint64_t>(), 0u);
-  const auto& to_receiver = r.summary["switches"][0]["ports"][8];
+  const ordered_json r_json = results::to_json(r.summary);
+  EXPECT_GT(r_json["totals"]["pfc_frames"].get<uint64_t>(), 0u);
+  const auto& to_receiver = r_json["switches"][0]["ports"][8];
   EXPECT_GT(to_receiver["queue_bytes"]["max"].get<uint64_t>(), 1'200'000u);  // past Kmax
-  for (const auto& h : r.summary["hosts"]) EXPECT_EQ(h["rp_cnp_handled"].get<uint64_t>(), 0u);
+  for (const auto& h : r_json["hosts"]) EXPECT_EQ(h["rp_cnp_handled"].get<uint64_t>(), 0u);
 }
 
 // Sum of a per-port counter over every port of every switch.
 uint64_t fabric_total(const RunReport& r, const char* key) {
+  const ordered_json r_json = results::to_json(r.summary);
   uint64_t n = 0;
-  for (const auto& sw : r.summary["switches"]) n += total(sw["ports"], key);
+  for (const auto& sw : r_json["switches"]) n += total(sw["ports"], key);
   return n;
 }
 
 TEST(Testbed, ACyclicBufferDependencyDeadlocksTheRing) {
   const RunReport r = run_file("deadlock.toml");
+  const ordered_json r_json = results::to_json(r.summary);
   // After 10 ms nothing moves on the ring, yet the XOFF refreshes go on.
   const auto late = mean_throughput(r, Time::ms(10), Time::ms(20));
   ASSERT_EQ(late.size(), 5u);
   for (const auto& [f, v] : late) EXPECT_EQ(v, 0.0) << "flow " << f;
-  EXPECT_GT(r.summary["totals"]["pfc_frames"].get<uint64_t>(), 0u);
-  for (const auto& f : r.summary["flows"]) EXPECT_GT(f["bytes_total"].get<uint64_t>(), 0u);  // it ran first
+  EXPECT_GT(r_json["totals"]["pfc_frames"].get<uint64_t>(), 0u);
+  for (const auto& f : r_json["flows"]) EXPECT_GT(f["bytes_total"].get<uint64_t>(), 0u);  // it ran first
 }
 
 TEST(Testbed, TheWatchdogBreaksTheDeadlock) {
@@ -224,6 +234,7 @@ TEST(Testbed, TheWatchdogBreaksTheDeadlock) {
 
 TEST(Testbed, AStormingHostsPausesReachVictimFlows) {
   const RunReport r = run_file("storm_leafspine.toml");
+  const ordered_json r_json = results::to_json(r.summary);
   // Flows 1 and 2 never touch the storming h0, yet stall once its pauses spread.
   const auto before = mean_throughput(r, Time::us(500), Time::ms(2));
   const auto after = mean_throughput(r, Time::ms(5), Time::ms(20));
@@ -231,9 +242,9 @@ TEST(Testbed, AStormingHostsPausesReachVictimFlows) {
     EXPECT_GT(before.at(victim), 10.0) << victim;
     EXPECT_LT(after.at(victim), 0.1 * before.at(victim)) << victim;
   }
-  EXPECT_GT(r.summary["hosts"][0]["tx_pfc_frames"].get<uint64_t>(), 0u);
+  EXPECT_GT(r_json["hosts"][0]["tx_pfc_frames"].get<uint64_t>(), 0u);
   // The pause crossed the spine: leaf1 received PFC on its uplink (port 3).
-  EXPECT_GT(total(ordered_json::array({r.summary["switches"][1]["ports"][3]}), "pfc_rx_frames"), 0u);
+  EXPECT_GT(total(ordered_json::array({r_json["switches"][1]["ports"][3]}), "pfc_rx_frames"), 0u);
   EXPECT_EQ(fabric_total(r, "pfcwd_storms_detected"), 0u);
 }
 
