@@ -44,8 +44,17 @@ class SlotBitmap {
 
   bool test(uint64_t i) const { return (levels_[0][i >> 6] >> (i & 63)) & 1; }
 
-  // The first set bit at index >= i, or kNone.
-  uint64_t find_from(uint64_t i) const { return find(0, i); }
+  // The first set bit at index >= i, or kNone. The usual answer lies in i's own word, or
+  // nowhere (an empty wheel level): both are told inline, and only the rest climbs the
+  // levels.
+  uint64_t find_from(uint64_t i) const {
+    const std::vector<uint64_t>& words = levels_[0];
+    if ((i >> 6) >= words.size()) return kNone;
+    const uint64_t bits = words[i >> 6] & (~uint64_t{0} << (i & 63));
+    if (bits != 0) return (i & ~uint64_t{63}) | static_cast<uint64_t>(std::countr_zero(bits));
+    if (levels_.back()[0] == 0) return kNone;  // the top level is one word: no bit is set
+    return find(0, i);
+  }
 
  private:
   uint64_t find(size_t level, uint64_t i) const {

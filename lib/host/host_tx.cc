@@ -146,6 +146,8 @@ void Host::prefetch(uint32_t qp_index) const {
   __builtin_prefetch(&qp.send_times, 1);
   __builtin_prefetch(flows_.state(qp_index), 1);
   pacer_.prefetch(qp_index);
+  timers_.prefetch(qp_index * kTimerKinds);  // the RTO and CC timers a send compares
+  timers_.prefetch(qp_index * kTimerKinds + kTimerKinds - 1);
 }
 
 // False when the data pool is empty (realtime): nothing was built or sent.

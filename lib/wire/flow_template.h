@@ -99,8 +99,13 @@ class FlowTemplate {
  private:
   struct Hdr;  // per-packet fields of build()
   FlowTemplate() = default;
+  uint32_t write_headers(const Hdr& h, uint8_t* frame) const;
   FrameSpan build(const Hdr& h, uint8_t* frame) const;
   uint32_t icrc(const Hdr& h, const uint8_t* masked_vars) const;
+  // The full frame of a long message: payload = path MTU, no extended header, ECT(0).
+  void make_full_frame();
+  FrameSpan build_full(const Hdr& h, uint8_t* frame) const;
+  uint8_t full_flags() const { return Bth::make_flags(false, spec_.mig_req, 0); }
 
   FlowSpec spec_{};
   const IcrcTables* tables_ = nullptr;
@@ -109,6 +114,10 @@ class FlowTemplate {
   uint8_t hdr_[kL2Bytes + kVlanBytes + kIpv4Bytes + kUdpBytes + kBthBytes] = {};
   uint32_t ip_sum_ = 0;    // one's-complement sum of the IPv4 words that never change
   uint32_t crc_base_ = 0;  // L(constant masked header without its last 4 bytes)
+  // The full frame's headers and ICRC with opcode, AckReq and PSN zero (make_full_frame).
+  uint8_t full_hdr_[kL2Bytes + kVlanBytes + kIpv4Bytes + kUdpBytes + kBthBytes] = {};
+  uint32_t full_crc_ = 0;
+  uint32_t full_len_ = 0;  // its frame length without FCS
 };
 
 }  // namespace rtb::wire

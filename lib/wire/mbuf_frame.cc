@@ -14,11 +14,16 @@ uint32_t payload_capacity(const rte_mbuf* m) {
   return m->buf_len > kMbufPayloadOffset ? m->buf_len - kMbufPayloadOffset : 0;
 }
 
-// The dirty tail [from, to) relative to the payload, kept in data-room bytes 0..3.
-void restore_dirty_tail(rte_mbuf* m) {
+// The dirty range [from, to) relative to the payload, kept in data-room bytes 0..3.
+// Before a build of `payload` bytes, only its part inside the payload needs the pattern
+// back: the build writes its own tail from `payload` on. Returns the end of what stays
+// dirty past the payload (0: nothing), for the new record.
+uint32_t restore_dirty_tail(rte_mbuf* m, uint32_t payload) {
   const uint16_t from = load_be16(room(m));
   const uint16_t to = load_be16(room(m) + 2);
-  restore_payload_pattern(payload_of(m), from, to);
+  if (from >= to) return 0;
+  restore_payload_pattern(payload_of(m), from, to < payload ? to : payload);
+  return to;
 }
 
 void set_frame(rte_mbuf* m, const FrameSpan& s) {
@@ -58,12 +63,14 @@ void mbuf_payload_obj_init(rte_mempool*, void*, void* obj, unsigned) {
 
 bool build_data_mbuf(const FlowTemplate& t, const DataFields& f, rte_mbuf* m) {
   if (f.payload_bytes + t.tail_room() > payload_capacity(m)) return false;
-  restore_dirty_tail(m);
+  const uint32_t still_dirty = restore_dirty_tail(m, f.payload_bytes);
   uint8_t* payload = payload_of(m);
   const FrameSpan s = t.build_data(f, payload);
   if (!s.ok()) return false;
+  // The new tail, and any older dirty bytes beyond it (a longer frame's tail or trailer).
+  const auto tail_end = static_cast<uint32_t>(s.data + s.len - payload);
   store_be16(room(m), static_cast<uint16_t>(f.payload_bytes));
-  store_be16(room(m) + 2, static_cast<uint16_t>(s.data + s.len - payload));
+  store_be16(room(m) + 2, static_cast<uint16_t>(std::max(tail_end, still_dirty)));
   set_frame(m, s);
   return true;
 }

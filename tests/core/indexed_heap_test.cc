@@ -2,7 +2,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <map>
 #include <vector>
+
+#include "core/rng.h"
 
 namespace rtb {
 namespace {
@@ -37,6 +41,48 @@ TEST(IndexedMinHeap, SettingAnArmedIdMovesItAndNeverDisarms) {
   h.cancel(1);                  // cancelling twice is harmless
   EXPECT_EQ(h.size(), 2u);
   EXPECT_EQ(drain(h, Time::never() - Time::ps(1)), (std::vector<uint32_t>{3, 0}));
+}
+
+// deadline(id) is kept apart from the heap: after any mix of arming, re-arming at the same
+// or another time, disarming and popping, it must still equal what the heap pops, and the
+// heap must pop exactly the reference's due ids in (time, id) order.
+TEST(IndexedMinHeap, DeadlinesStayEqualToTheHeapOverRandomOperations) {
+  constexpr uint32_t kIds = 64;
+  IndexedMinHeap h(kIds);
+  std::map<uint32_t, Time> armed;  // the reference
+  Rng rng(5, 6);
+  Time now = Time::zero();
+  for (int step = 0; step < 20'000; ++step) {
+    const auto id = static_cast<uint32_t>(rng.uniform_int(kIds));
+    const uint64_t op = rng.uniform_int(4);
+    if (op == 0) {
+      h.cancel(id);
+      armed.erase(id);
+    } else if (op == 1 && armed.count(id)) {
+      h.set(id, armed[id]);  // re-armed at the same time: nothing moves
+    } else if (op < 3) {
+      const Time at = now + Time::ns(rng.uniform_int(50));
+      h.set(id, at);
+      armed[id] = at;
+    } else {
+      now = now + Time::ns(rng.uniform_int(10));
+      std::vector<std::pair<Time, uint32_t>> due;
+      for (const auto& [i, at] : armed) {
+        if (at <= now) due.push_back({at, i});
+      }
+      std::sort(due.begin(), due.end());
+      std::vector<uint32_t> expected;
+      for (const auto& d : due) {
+        expected.push_back(d.second);
+        armed.erase(d.second);
+      }
+      ASSERT_EQ(drain(h, now), expected) << "step " << step;
+    }
+    for (uint32_t i = 0; i < kIds; ++i) {
+      ASSERT_EQ(h.deadline(i), armed.count(i) ? armed[i] : Time::never()) << "step " << step << " id " << i;
+    }
+    ASSERT_EQ(h.size(), armed.size());
+  }
 }
 
 }  // namespace

@@ -257,6 +257,40 @@ TEST(Builder, IncrementalIcrcEqualsFullOverRandomFrames) {
   }
 }
 
+// Full frames of a long message (payload = path MTU, no extended header, ECT(0)) take the
+// prebuilt path; the same frame built with ECT(1) takes the general one. ECN is masked
+// from the ICRC, so after the general frame is re-marked ECT(0) (checksum patched as a
+// switch does) the two must be equal byte for byte, for every opcode the prebuilt path
+// serves and any PSN, AckReq, MigReq, VLAN and INT trailer.
+TEST(Builder, PrebuiltFullFrameEqualsTheGeneralBuild) {
+  Rng rng(21, 22);
+  const uint8_t kinds[] = {op::kSendFirst, op::kSendMiddle, op::kSendLast, op::kSendOnly,
+                           op::kWriteMiddle, op::kWriteLast, op::kUc + op::kWriteMiddle};
+  const uint32_t mtus[] = {256, 512, 1024, 2048, 4096};
+  for (int i = 0; i < 2000; ++i) {
+    FlowSpec s;
+    s.src_ip = static_cast<uint32_t>(rng.next_u64());
+    s.dst_qpn = static_cast<uint32_t>(rng.next_u64() & kQpnMask);
+    s.dscp = static_cast<uint8_t>(rng.uniform_int(64));
+    if (rng.bernoulli(0.5)) s.vlan = Vlan{static_cast<uint8_t>(rng.uniform_int(8)), 7};
+    s.path_mtu = mtus[rng.uniform_int(5)];
+    s.mig_req = rng.bernoulli(0.5);
+    s.int_trailer_bytes = rng.bernoulli(0.2) ? 44 : 0;
+    const FlowTemplate t = make(s);
+    DataFields d{kinds[rng.uniform_int(7)], static_cast<uint32_t>(rng.next_u64()), s.path_mtu,
+                 rng.bernoulli(0.5), false, Ecn::Ect0, {}, 0};
+    FrameBuffer fast(s.path_mtu), general(s.path_mtu);
+    const FrameSpan f = t.build_data(d, fast.payload());
+    d.ecn = Ecn::Ect1;
+    const FrameSpan g = t.build_data(d, general.payload());
+    ASSERT_TRUE(f.ok() && g.ok());
+    set_ecn_in_place(*reinterpret_cast<Ipv4Hdr*>(g.data + t.l2_bytes()), Ecn::Ect0);
+    ASSERT_EQ(bytes_of(f), bytes_of(g)) << "frame " << i << " opcode " << int{d.opcode};
+    const uint32_t covered = load_be16(f.data + t.l2_bytes() + 2) - kIcrcBytes - s.int_trailer_bytes;
+    ASSERT_EQ(load_icrc(f.data + t.l2_bytes() + covered), icrc_full(f.data + t.l2_bytes(), covered));
+  }
+}
+
 TEST(Builder, VlanTagDoesNotChangeTheIcrc) {
   FlowSpec s = test::scapy_requester_spec();
   const FlowTemplate plain = make(s);

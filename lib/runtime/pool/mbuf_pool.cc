@@ -130,8 +130,9 @@ MbufPool::~MbufPool() {
   if (mp_ != nullptr) rte_mempool_free(mp_);
 }
 
-MbufPool::LcoreCounters& MbufPool::mine() {
-  const unsigned lcore = rte_lcore_id();
+MbufPool::LcoreCounters& MbufPool::mine() { return of_lcore(rte_lcore_id()); }
+
+MbufPool::LcoreCounters& MbufPool::of_lcore(unsigned lcore) {
   return (*counters_)[lcore < RTE_MAX_LCORE ? lcore : RTE_MAX_LCORE];
 }
 
@@ -149,21 +150,27 @@ uint64_t MbufPool::alloc_failures() const {
 
 // In use = size - (objects in the pool's ring + this lcore's cache). O(1): it does not
 // visit the other lcores' caches, which rte_mempool_avail_count() would.
-void MbufPool::note_in_use() {
+void MbufPool::note_in_use(unsigned lcore, const rte_mempool_cache* cache) {
   // rte_mempool_ops_get_count() is not exported; call the driver's get_count directly.
   uint32_t avail = rte_mempool_get_ops(mp_->ops_index)->get_count(mp_);
-  if (const rte_mempool_cache* c = rte_mempool_default_cache(mp_, rte_lcore_id())) {
-    avail += c->len;
-  }
+  if (cache != nullptr) avail += cache->len;
   const uint32_t used = mp_->size > avail ? mp_->size - avail : 0;
-  uint32_t& peak = mine().peak_in_use;
+  uint32_t& peak = of_lcore(lcore).peak_in_use;
   peak = std::max(peak, used);
 }
 
+// rte_pktmbuf_alloc() (rte_mempool_get() from the lcore's cache, then rte_pktmbuf_reset()),
+// with the lcore id read once: it is a thread-local variable of the EAL's shared library,
+// and each read is a call (__tls_get_addr) that the cache, the in-use count and the
+// counters would otherwise repeat.
 rte_mbuf* MbufPool::alloc() {
-  rte_mbuf* m = rte_pktmbuf_alloc(mp_);
-  if (m == nullptr) [[unlikely]] return exhausted();
-  note_in_use();
+  const unsigned lcore = rte_lcore_id();
+  rte_mempool_cache* cache = rte_mempool_default_cache(mp_, lcore);
+  void* obj = nullptr;
+  if (rte_mempool_generic_get(mp_, &obj, 1, cache) < 0) [[unlikely]] return exhausted();
+  rte_mbuf* m = static_cast<rte_mbuf*>(obj);
+  rte_pktmbuf_reset(m);
+  note_in_use(lcore, cache);
   frame_meta(m) = FrameMeta{};
   return m;
 }

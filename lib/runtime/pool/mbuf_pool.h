@@ -111,7 +111,8 @@ class MbufPool {
       : mp_(mp), name_(spec.name), on_empty_(spec.on_empty), resize_hint_(spec.resize_hint),
         counters_(std::make_unique<Counters>()) {}
   LcoreCounters& mine();
-  void note_in_use();
+  LcoreCounters& of_lcore(unsigned lcore);
+  void note_in_use(unsigned lcore, const rte_mempool_cache* cache);
   rte_mbuf* exhausted();
   [[noreturn]] void die_exhausted() const;
 
