@@ -9,9 +9,11 @@
 //   static Decision on_timer(const Params&, State&, Time now);
 // and optionally on_cnp(P, S, now), on_ack(P, S, const rtb_cc_ack&, now),
 // on_bytes_sent(P, S, Bytes, now), np_config(P) -> NpParams,
-// describe(P, const S&, now, span<rtb_cc_state_field, 16>) -> fields written.
+// describe(P, const S&, now, span<rtb_cc_state_field, 16>) -> fields written;
+// a Params member `ResolvedParams resolved` (params.h) gives describe_params.
 #pragma once
 
+#include <algorithm>
 #include <new>
 #include <span>
 #include <type_traits>
@@ -63,6 +65,12 @@ struct BuiltinAdapter {
                        std::span<rtb_cc_state_field, RTB_CC_MAX_STATE_FIELDS>(out, RTB_CC_MAX_STATE_FIELDS));
   }
 
+  static size_t describe_params(const void* p, rtb_cc_state_field* out) {
+    const ResolvedParams& r = params(p).resolved;
+    std::copy_n(r.fields.begin(), r.count, out);
+    return r.count;
+  }
+
   static constexpr rtb_cc_ops make() {
     rtb_cc_ops ops{};
     ops.abi_version = RTB_CC_ABI_VERSION;
@@ -81,6 +89,7 @@ struct BuiltinAdapter {
     if constexpr (requires { &A::on_bytes_sent; }) ops.on_bytes_sent = &bytes_sent;
     if constexpr (requires { &A::np_config; }) ops.np_config = &np;
     if constexpr (requires { &A::describe; }) ops.describe_state = &describe;
+    if constexpr (requires(const P& p) { p.resolved; }) ops.describe_params = &describe_params;
     return ops;
   }
 };

@@ -1,5 +1,7 @@
 #include "cc_algos/controller.h"
 
+#include <algorithm>
+
 #include <cstring>
 #include <new>
 
@@ -90,6 +92,14 @@ Controller::StateView Controller::describe_state(const void* state, Time now) co
   if (algorithm_.ops().describe_state == nullptr) return v;
   v.count = algorithm_.ops().describe_state(params_.get(), state, now.ps(), v.fields.data());
   if (v.count > RTB_CC_MAX_STATE_FIELDS) v.count = RTB_CC_MAX_STATE_FIELDS;
+  return v;
+}
+
+std::optional<Controller::ParamsView> Controller::resolved_params() const {
+  if (algorithm_.ops().describe_params == nullptr) return std::nullopt;
+  ParamsView v;
+  v.count = std::min<size_t>(algorithm_.ops().describe_params(params_.get(), v.fields.data()),
+                             RTB_CC_MAX_PARAM_FIELDS);
   return v;
 }
 

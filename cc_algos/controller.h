@@ -57,6 +57,14 @@ class Controller {
   };
   StateView describe_state(const void* state, Time now) const;
 
+  // Every parameter as the algorithm resolved it, defaults included (rtb_cc_ops
+  // describe_params); nullopt when the algorithm does not say (no hook).
+  struct ParamsView {
+    std::array<rtb_cc_state_field, RTB_CC_MAX_PARAM_FIELDS> fields{};
+    size_t count = 0;
+  };
+  std::optional<ParamsView> resolved_params() const;
+
   const void* params_blob() const { return params_.get(); }
 
   // Takes `other`'s parameters (the same algorithm, reconfigured): a realtime run changes

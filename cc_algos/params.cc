@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -220,6 +221,25 @@ void read_num_params(std::span<const rtb_cc_param> params, std::span<const NumSp
     }
     values[static_cast<size_t>(spec - specs.data())] = *v;
   }
+}
+
+namespace {
+
+// Spec names are string literals: data() ends with the literal's NUL.
+template <typename Spec, typename V>
+void resolve(ResolvedParams& r, std::span<const Spec> specs, std::span<const V> values) {
+  r.count = std::min({specs.size(), values.size(), r.fields.size()});
+  for (size_t i = 0; i < r.count; ++i) r.fields[i] = {specs[i].name.data(), static_cast<double>(values[i])};
+}
+
+}  // namespace
+
+void ResolvedParams::set(std::span<const UintSpec> specs, std::span<const uint64_t> values) {
+  resolve(*this, specs, values);
+}
+
+void ResolvedParams::set(std::span<const NumSpec> specs, std::span<const double> values) {
+  resolve(*this, specs, values);
 }
 
 }  // namespace rtb::cc

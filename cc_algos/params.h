@@ -6,6 +6,7 @@
 // themselves; this helper is rocetb's own, not part of the ABI.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -91,5 +92,15 @@ void read_num_params(std::span<const rtb_cc_param> params, std::span<const NumSp
                      std::span<double> values, Reporter& out);
 
 std::string spec_names(std::span<const NumSpec> specs);
+
+// Every parameter as parse resolved it (the given value or the default), under its
+// spec's name: what a built-in's describe_params reports (builtin_adapter.h). Kept in the
+// algorithm's Params, so it is trivially copyable and its names are the specs' literals.
+struct ResolvedParams {
+  std::array<rtb_cc_state_field, RTB_CC_MAX_PARAM_FIELDS> fields{};
+  size_t count = 0;
+  void set(std::span<const UintSpec> specs, std::span<const uint64_t> values);
+  void set(std::span<const NumSpec> specs, std::span<const double> values);
+};
 
 }  // namespace rtb::cc

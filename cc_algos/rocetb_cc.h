@@ -1,4 +1,5 @@
-/* rocetb congestion-control plug-in ABI, version 3 (2 added describe_state, 3 hop_count).
+/* rocetb congestion-control plug-in ABI, version 4 (2 added describe_state, 3 hop_count,
+ * 4 describe_params).
  *
  * The one public header an out-of-tree algorithm compiles against. Plain C so that a
  * plug-in may be written in C or C++ and built by any compiler; rocetb's own built-in
@@ -27,7 +28,7 @@
 extern "C" {
 #endif
 
-#define RTB_CC_ABI_VERSION 3u
+#define RTB_CC_ABI_VERSION 4u
 
 /* The symbol a plug-in exports: `const struct rtb_cc_ops* rtb_cc_plugin_ops(void)`. */
 #define RTB_CC_PLUGIN_SYMBOL "rtb_cc_plugin_ops"
@@ -158,6 +159,8 @@ typedef struct rtb_cc_state_field {
 
 /* Fields describe_state may write at most. */
 #define RTB_CC_MAX_STATE_FIELDS 16u
+/* Parameters describe_params may write at most. */
+#define RTB_CC_MAX_PARAM_FIELDS 64u
 
 typedef struct rtb_cc_ops {
   uint32_t abi_version; /* RTB_CC_ABI_VERSION */
@@ -193,6 +196,11 @@ typedef struct rtb_cc_ops {
    * every call, and returns how many it wrote. Pure, like every hook. */
   size_t (*describe_state)(const void* params, const void* state, uint64_t now_ps,
                            rtb_cc_state_field* out);
+  /* Optional (NULL: the results list only the parameters the scenario gave). Writes every
+   * parameter as parse_params resolved it, defaults included, into
+   * out[0..RTB_CC_MAX_PARAM_FIELDS) (name: a static string in the scenario's spelling;
+   * value: in that parameter's own unit) and returns how many. For effective.json. */
+  size_t (*describe_params)(const void* params, rtb_cc_state_field* out);
 } rtb_cc_ops;
 
 typedef const rtb_cc_ops* (*rtb_cc_plugin_ops_fn)(void);

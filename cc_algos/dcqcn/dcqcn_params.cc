@@ -163,6 +163,7 @@ std::span<const UintSpec> paper_specs() { return kPaperSpecs; }
 bool parse_nic_params(std::span<const rtb_cc_param> in, NicParams& out, Reporter& r) {
   std::array<uint64_t, kNicCount> v{};
   read_uint_params(in, kNicSpecs, v, r, nic_refusal);
+  out.resolved.set(kNicSpecs, v);
   if (r.failed()) return false;
   check_min_max(v[kMinRate], v[kMaxRate], r);
   if (r.failed()) return false;
@@ -198,6 +199,7 @@ bool parse_nic_params(std::span<const rtb_cc_param> in, NicParams& out, Reporter
 bool parse_paper_params(std::span<const rtb_cc_param> in, PaperParams& out, Reporter& r) {
   std::array<uint64_t, kPaperCount> v{};
   read_uint_params(in, kPaperSpecs, v, r, paper_refusal);
+  out.resolved.set(kPaperSpecs, v);
   if (r.failed()) return false;
   check_min_max(v[kPMinRate], v[kPMaxRate], r);
   if (r.failed()) return false;

@@ -34,6 +34,7 @@ struct NicParams {
   uint32_t gd;                  // rp_gd: cut = (R_C · α) >> rp_gd
   NpParams np;                  // np_min_time_between_cnps, np_cnp_dscp, np_cnp_prio
   AlphaDecayTable decay;        // built from dce_tcp_g
+  ResolvedParams resolved;  // every parameter as parsed, for effective.json
 };
 
 struct PaperParams {
@@ -50,6 +51,7 @@ struct PaperParams {
   double alpha_keep;        // 1 − g = dce_tcp_g/1024, a real number as in the paper
   Time alpha_period;        // τ′ (the "alpha timer", K)
   NpParams np;              // τ = np_min_time_between_cnps
+  ResolvedParams resolved;  // every parameter as parsed, for effective.json
 };
 
 // Parse, range-check, refuse unknown names, warn about legal-but-disabling values.

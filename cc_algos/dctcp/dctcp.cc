@@ -48,6 +48,7 @@ bool end_round_trip(const P& p, S& s, Time now) {
 bool Dctcp::parse(std::span<const rtb_cc_param> in, Params& p, Reporter& r) {
   std::array<double, kCount> v{};
   read_num_params(in, kSpecs, v, r);
+  p.resolved.set(kSpecs, v);
   p.g = v[kG];
   p.initial_alpha = v[kInitialAlpha];
   p.ai_rate = Rate::mbps(static_cast<uint64_t>(v[kAiRate]));

@@ -33,6 +33,7 @@ struct Dctcp {
     double initial_alpha;  // α at flow start
     Rate ai_rate;          // R_AI, once per round trip outside CWR
     Rate min_rate;         // R_min
+    ResolvedParams resolved;  // every parameter as parsed, for effective.json
   };
   struct State {
     Rate rate;

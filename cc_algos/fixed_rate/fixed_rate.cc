@@ -13,6 +13,7 @@ constexpr std::array<UintSpec, 1> kSpecs{{{"rate_mbps", "Mb/s, 0 = the line rate
 bool FixedRate::parse(std::span<const rtb_cc_param> in, Params& p, Reporter& r) {
   std::array<uint64_t, 1> v{};
   read_uint_params(in, kSpecs, v, r);
+  p.resolved.set(kSpecs, v);
   p.rate = Rate::mbps(v[0]);
   return !r.failed();
 }

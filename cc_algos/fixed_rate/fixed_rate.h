@@ -18,6 +18,7 @@ struct FixedRate {
 
   struct Params {
     Rate rate;  // zero = the line rate
+    ResolvedParams resolved;  // every parameter as parsed, for effective.json
   };
   struct State {
     Rate rate;

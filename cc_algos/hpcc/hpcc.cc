@@ -66,6 +66,7 @@ void remember(S& s, const rtb_cc_ack& ack) {
 bool Hpcc::parse(std::span<const rtb_cc_param> in, Params& p, Reporter& r) {
   std::array<double, kCount> v{};
   read_num_params(in, kSpecs, v, r);
+  p.resolved.set(kSpecs, v);
   if (r.failed()) return false;
   p.eta = v[kEta];
   p.max_stage = static_cast<uint32_t>(v[kMaxStage]);

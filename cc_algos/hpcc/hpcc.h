@@ -42,6 +42,7 @@ struct Hpcc {
     double w_ai_bytes;       // W_AI; 0: W_init·(1 − η)/8
     double min_rate_bps;     // W_min = min_rate·T
     uint64_t base_rtt_ps;    // T; 0: the path's base RTT at flow start
+    ResolvedParams resolved;  // every parameter as parsed, for effective.json
   };
   struct State {
     double w;          // bytes, the window in use

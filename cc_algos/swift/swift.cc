@@ -63,6 +63,7 @@ void cross_checks(const std::array<double, kCount>& v, Reporter& r) {
 bool Swift::parse(std::span<const rtb_cc_param> in, Params& p, Reporter& r) {
   std::array<double, kCount> v{};
   read_num_params(in, kSpecs, v, r);
+  p.resolved.set(kSpecs, v);
   if (r.failed()) return false;
   cross_checks(v, r);
   p.base_target_ps = v[kBaseTarget] * 1e3;

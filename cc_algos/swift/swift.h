@@ -45,6 +45,7 @@ struct Swift {
     double min_cwnd;       // packets
     double max_cwnd;       // packets; 0 = one base-RTT BDP at the line rate
     double mtu_bytes;
+    ResolvedParams resolved;  // every parameter as parsed, for effective.json
   };
   struct State {
     double cwnd;           // packets

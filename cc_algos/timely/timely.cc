@@ -79,6 +79,7 @@ bool Timely::parse(std::span<const rtb_cc_param> in, Params& p, Reporter& r) {
              v[kAlpha],          v[kBeta],           mbps(v[kAiRate]),
              mbps(v[kHaiRate]),  static_cast<uint32_t>(v[kHaiThresh]),
              mbps(v[kMinRate])};
+  p.resolved.set(kSpecs, v);
   return !r.failed();
 }
 

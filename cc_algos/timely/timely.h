@@ -40,6 +40,7 @@ struct Timely {
     Rate hai_rate;      // δ in hyperactive increase
     uint32_t hai_thresh;// increases in a row before δ = R_HAI
     Rate min_rate;
+    ResolvedParams resolved;  // every parameter as parsed, for effective.json
   };
   struct State {
     Rate rate;

@@ -31,6 +31,14 @@ std::string queues_csv(const RunReport& r) {
   return out;
 }
 
+// The resolved scenario, and the algorithm's parameters as it resolved them (the
+// scenario's cc.params lists only those given).
+nlohmann::ordered_json effective_json(const scenario::Scenario& s, const RunReport& r) {
+  nlohmann::ordered_json j = s.effective;
+  if (!r.cc_resolved.is_null() && j.contains("cc")) j["cc"]["resolved_params"] = r.cc_resolved;
+  return j;
+}
+
 // One line per cause with a count (scenario/warning_summary.h), as on the terminal.
 std::string warnings_text(const std::vector<std::string>& warnings) {
   std::string out;
@@ -59,7 +67,7 @@ Status write_result_files(const std::string& dir, const scenario::Scenario& s, c
     } else if (file == "warnings.txt") {
       if (!warnings.empty()) st = write_file_atomically((d / name).string(), warnings);
     } else if (file == "effective.json") {
-      st = write_file_atomically((d / name).string(), json_text(s.effective));
+      st = write_file_atomically((d / name).string(), json_text(effective_json(s, r)));
     } else {
       st = write_file_atomically((d / name).string(), json_text(results::to_json(r.summary)));
     }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <optional>
 
 #include "runtime/pool/eal.h"
@@ -78,6 +79,18 @@ Status finish_series(RunReport& r, std::unique_ptr<SeriesRecorder> series) {
   return {};
 }
 
+nlohmann::ordered_json resolved_params_json(const cc::Controller& cc) {
+  const auto v = cc.resolved_params();
+  if (!v) return "not reported: the algorithm has no describe_params hook (cc_algos/rocetb_cc.h)";
+  nlohmann::ordered_json j = nlohmann::ordered_json::object();
+  for (size_t i = 0; i < v->count; ++i) {
+    const double x = v->fields[i].value;
+    const bool whole = x == std::floor(x) && std::fabs(x) < 9.0e15;
+    j[v->fields[i].name] = whole ? nlohmann::ordered_json(static_cast<int64_t>(x)) : nlohmann::ordered_json(x);
+  }
+  return j;
+}
+
 void mark_stopped_early(RunReport& r, bool stopped, Time end, Time duration) {
   r.summary.complete = !stopped;
   r.run["complete"] = !stopped;
@@ -107,6 +120,7 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
   if (!cc) return Error{"cc: " + cc.error().message};
 
   RunReport report;
+  report.cc_resolved = resolved_params_json(cc.value());
   {
     auto testbed = Testbed::build(s, pools.value(), cc.value(), stand_in);
     if (!testbed) return Error{testbed.error().message};

@@ -23,6 +23,8 @@ namespace rtb::testbed {
 struct RunReport {
   results::Summary summary;        // deterministic (summary.h)
   nlohmann::ordered_json run;      // wall time, speed, versions, pools: not deterministic
+  // effective.json "cc" "resolved_params" (resolved_params_json).
+  nlohmann::ordered_json cc_resolved;
   // The time series: streamed into the results folder during the run (finished, renamed
   // into place by write_results), and/or kept here (SeriesRequest::keep).
   std::shared_ptr<SeriesRecorder> series;
@@ -53,6 +55,11 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
 Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& registry,
                                  const std::string& command_line, const tap::CaptureRequest& capture = {},
                                  const SeriesRequest& series = {});
+
+// Every parameter of the run's algorithm as it resolved them, defaults included: an object
+// of name to value (a whole number where the value is one), or, for a plug-in without
+// describe_params, a string saying so. For effective.json.
+nlohmann::ordered_json resolved_params_json(const cc::Controller& cc);
 
 // Both: summary.json and run.json say "complete" (false when a stop request, SIGINT or
 // SIGTERM, ended the run before its duration: stop_request.h), and run.json then says

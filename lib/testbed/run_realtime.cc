@@ -186,6 +186,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
   const auto [budget, budget_reason] = lateness_budget(s);
 
   RunReport report;
+  report.cc_resolved = resolved_params_json(cc.value());
   {
     auto testbed = Testbed::build_realtime(s, pools.value(), cc.value());
     if (!testbed) return Error{testbed.error().message};

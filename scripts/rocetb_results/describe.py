@@ -103,16 +103,25 @@ def traffic(e):
 
 
 def cc(e, max_params=12):
+    """The algorithm and its parameters: every one as the run resolved it (cc.resolved_params,
+    defaults included) with those the scenario set marked, else those the scenario set."""
     c = e.get("cc", {})
-    params = c.get("params", {})
+    given = c.get("params", {})
+    resolved = c.get("resolved_params")
     text = f"Congestion control: {c.get('algorithm', '?')}"
+    params = resolved if isinstance(resolved, dict) and resolved else given
     if params:
         shown = list(params.items())[:max_params]
-        text += " with " + ", ".join(f"{k} = {v}" for k, v in shown)
+        text += " with " + ", ".join(f"{k} = {v}" + (" (set)" if params is resolved and k in given else "")
+                                     for k, v in shown)
         if len(params) > max_params:
             text += f" and {len(params) - max_params} more parameters (see the configuration below)"
+        if params is not resolved:
+            text += f" (the other parameters: the algorithm's defaults, {resolved or 'not reported'})"
+    elif isinstance(resolved, str):
+        text += f" (its defaults; their values {resolved})"
     else:
-        text += " (effective.json lists no parameter values: the algorithm's defaults)"
+        text += " (no parameters)"
     return text + "."
 
 

@@ -242,6 +242,22 @@ TEST(RunCommand, CtrlCEndsAVirtualRunWithItsResultsMarkedIncomplete) {
 
 // --cc ./x.so names a file from the current directory, as a shell user means it; the same
 // relative path in the scenario file is taken from the scenario's folder.
+// effective.json lists the algorithm's parameters as the run resolved them: those the
+// scenario gave and every default.
+TEST(RunCommand, EffectiveJsonListsEveryResolvedCcParameter) {
+  const std::string out = out_dir("cc-resolved");
+  const auto r = run_rocetb({"run", "scenarios/default.toml", "--set", "run.duration=300us", "--set",
+                             "run.warmup=100us", "--set", "cc.params.rp_ai_rate=7", "--no-plots", "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  std::ifstream ef(out + "/effective.json");
+  const auto cc = nlohmann::json::parse(ef)["cc"];
+  EXPECT_EQ(cc["params"], nlohmann::json({{"rp_ai_rate", 7}}));
+  EXPECT_EQ(cc["resolved_params"]["rp_ai_rate"], 7);
+  EXPECT_EQ(cc["resolved_params"]["rp_hai_rate"], 50);         // mlx5's default, Mb/s
+  EXPECT_EQ(cc["resolved_params"]["rp_dce_tcp_g"], 1019);      // Q10
+  EXPECT_GE(cc["resolved_params"].size(), 20u);
+}
+
 TEST(RunCommand, ACcPluginPathIsTakenFromTheCurrentDirectory) {
   const std::string here = ::testing::TempDir() + "/run_command_cc_path";
   std::filesystem::remove_all(here);
@@ -258,6 +274,8 @@ TEST(RunCommand, ACcPluginPathIsTakenFromTheCurrentDirectory) {
   ASSERT_TRUE(ef) << text;
   const auto effective = nlohmann::json::parse(ef);
   EXPECT_EQ(effective["cc"]["algorithm"], std::filesystem::path(here + "/rtt_aimd.so").lexically_normal().string());
+  // This C plug-in has no describe_params: effective.json says its values are not reported.
+  EXPECT_THAT(effective["cc"]["resolved_params"].get<std::string>(), HasSubstr("no describe_params hook"));
   // Without the file here, the scenario's folder is not searched instead.
   const auto [missing, why] = run_shell("cd '" + here + "' && '" + rocetb + "' run '" + scenario +
                                         "' --cc ./nothing_here.so --out '" + out_dir("cc-missing") + "' 2>&1");

@@ -2,7 +2,11 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+
 #include "cc_algos/builtins.h"
+#include "cc_algos/controller.h"
 #include "cc_algos/registry.h"
 
 namespace rtb::cc {
@@ -17,6 +21,35 @@ TEST(Registry, BuiltinsAreRegisteredSorted) {
   EXPECT_THAT(r.names(), ElementsAre("dcqcn", "dcqcn_paper", "dctcp", "fixed_rate", "hpcc", "swift", "timely"));
   EXPECT_EQ(r.algorithms().size(), builtin_ops().size());  // none failed its checks
   for (const rtb_cc_ops* ops : builtin_ops()) EXPECT_TRUE(check_ops(ops, "built-in").ok()) << ops->name;
+}
+
+// Every built-in reports each of its parameters as parsed (effective.json lists them): the
+// defaults, and a value the scenario gave.
+TEST(Registry, BuiltinsReportEveryParameterAsResolved) {
+  const Registry r = Registry::with_builtins();
+  for (const std::string& name : r.names()) {
+    auto cc = configure(r.find(name).value(), {});
+    ASSERT_TRUE(cc.ok()) << name << ": " << cc.error().message;
+    const auto v = cc.value().resolved_params();
+    ASSERT_TRUE(v.has_value()) << name;
+    EXPECT_GT(v->count, 0u) << name;
+    std::set<std::string> names;
+    for (size_t i = 0; i < v->count; ++i) names.insert(v->fields[i].name);
+    EXPECT_EQ(names.size(), v->count) << name << ": a parameter listed twice";
+  }
+  const auto value_of = [](const Controller& c, const std::string& key) {
+    const auto v = c.resolved_params();
+    for (size_t i = 0; i < v->count; ++i) {
+      if (key == v->fields[i].name) return v->fields[i].value;
+    }
+    return -1.0;
+  };
+  const auto nic_default = configure(r.find("dcqcn").value(), {});
+  EXPECT_EQ(value_of(nic_default.value(), "rp_hai_rate"), 50.0);  // mlx5's default, Mb/s
+  const auto set = configure(r.find("dcqcn").value(), {{"rp_ai_rate", int64_t{7}}});
+  EXPECT_EQ(value_of(set.value(), "rp_ai_rate"), 7.0);
+  const auto timely = configure(r.find("timely").value(), {{"beta", 0.5}});
+  EXPECT_EQ(value_of(timely.value(), "beta"), 0.5);
 }
 
 TEST(Registry, UnknownNameListsTheAvailableOnes) {
