@@ -12,8 +12,6 @@ namespace {
 using results::Counts;
 using results::Summary;
 
-bool realtime(const Testbed& t) { return t.scenario().run.clock == scenario::Clock::kRealtime; }
-
 // mlx5 names (`ethtool -S`, hw_counters), over the window.
 results::HostResult host_result(const Testbed& t, uint32_t h, const host::HostCounters& c) {
   results::HostResult r{.name = t.scenario().topology.hosts[h].name,

@@ -8,6 +8,10 @@
 
 namespace rtb::testbed {
 
+// Counts that only realtime can make non-zero (an empty mbuf pool ends a virtual run)
+// appear only in realtime summaries, so virtual ones keep their bytes.
+inline bool realtime(const Testbed& t) { return t.scenario().run.clock == scenario::Clock::kRealtime; }
+
 // One flow's figures (summary_flows.cc) but its throughput, which needs both ends
 // (results/derive.h). The figures of an end this process does not have (a split
 // realtime run) stay unknown: bytes delivered come from the receiver, the completion and

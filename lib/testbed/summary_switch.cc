@@ -7,10 +7,6 @@ namespace {
 using results::Counts;
 using results::PortResult;
 
-// Counts that only realtime can make non-zero (an empty mbuf pool ends a virtual run)
-// appear only in realtime summaries, so virtual ones keep their bytes.
-bool realtime(const Testbed& t) { return t.scenario().run.clock == scenario::Clock::kRealtime; }
-
 // A queue whose AQM marks ECT frames: a WRED profile with ECN (SONiC QUEUE|...|n
 // wred_profile), or step or PIE marking (lib/switch/aqm).
 bool marks_ecn(const sw::SwitchConfig& c, uint8_t q) {
