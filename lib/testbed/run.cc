@@ -109,9 +109,11 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
   const ResourcePlan resources = plan_resources(s, pool_config(s), sizes.value());
   if (Status st = check_resources(s, resources, series.dir); !st) return Error{st.message()};
   if (Status st = ensure_eal(sizes.value()); !st) return Error{st.message()};
-  // Virtual time: an empty pool is a sizing error, never packet loss (design.md).
+  // Virtual time: an empty pool is a sizing error, never packet loss (design.md); one
+  // thread allocates, so the pools are written as the run needs mbufs, not up front.
   auto pools = runtime::PoolSet::create(sizes.value(), &wire::payload_byte,
-                                        fmt::format("run{}", g_runs++), runtime::OnEmpty::kFatal);
+                                        fmt::format("run{}", g_runs++), runtime::OnEmpty::kFatal,
+                                        runtime::Populate::kOnDemand);
   if (!pools) return Error{pools.error().message};
   const PoolFree free_at_start = PoolFree::of(pools.value());
   auto algorithm = registry.resolve(s.cc.algorithm);

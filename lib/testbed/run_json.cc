@@ -13,6 +13,9 @@ nlohmann::ordered_json pools_json(const runtime::PoolSizes& z, const runtime::Po
           {"control_mbufs", z.control_count}, {"control_room_bytes", z.control_room},
           {"data_peak_in_use", p.data().peak_in_use()},
           {"control_peak_in_use", p.control().peak_in_use()},
+          {"data_populated", p.data().populated()},
+          {"control_populated", p.control().populated()},
+          {"memory_bytes", p.data().memory_bytes() + p.control().memory_bytes()},
           {"data_alloc_failures", p.data().alloc_failures()},
           {"control_alloc_failures", p.control().alloc_failures()}};
 }

@@ -14,13 +14,17 @@
 namespace rtb::testbed {
 
 nlohmann::ordered_json pools_json(const runtime::PoolSizes& z, const runtime::PoolSet& p);
-// Each pool's free mbufs before the testbed took any and after it gave every one back:
+// Each pool's free mbufs (of its configured count: a pool populated on demand counts the
+// mbufs it has not written yet as free) before the testbed took any and after it gave
+// every one back:
 // "data_free_at_start", "data_free_at_end", "control_free_at_start", "control_free_at_end"
 // added to `pools` (run.json "pools"); equal when the run leaked none.
 struct PoolFree {
   uint32_t data = 0;
   uint32_t control = 0;
-  static PoolFree of(const runtime::PoolSet& p) { return {p.data().available(), p.control().available()}; }
+  static PoolFree of(const runtime::PoolSet& p) {
+    return {p.data().size() - p.data().in_use(), p.control().size() - p.control().in_use()};
+  }
 };
 void add_pool_free(nlohmann::ordered_json& pools, PoolFree start, PoolFree end);
 

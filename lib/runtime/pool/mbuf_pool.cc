@@ -3,6 +3,7 @@
 #include <rte_debug.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 #include <rte_mbuf_pool_ops.h>
 
 #include <algorithm>
@@ -17,18 +18,26 @@
 namespace rtb::runtime {
 namespace {
 
-struct FillContext {
-  std::vector<uint8_t> payload;  // the pattern over the data room after the headroom
+// rte_mempool_obj_iter callback context: the objects from `first` on are new.
+struct InitContext {
+  const std::vector<uint8_t>* payload;  // the pattern over the data room after the headroom
+  uint32_t first;
 };
 
-// rte_mempool_obj_iter callback: zero the headroom, copy the payload pattern after it.
-void fill_payload(rte_mempool*, void* opaque, void* obj, unsigned) {
-  const auto& ctx = *static_cast<const FillContext*>(opaque);
+// rte_mempool_obj_iter callback: a new object becomes an mbuf (rte_pktmbuf_init) whose
+// headroom is zero and whose data room holds the payload pattern after it.
+void init_mbuf(rte_mempool* mp, void* opaque, void* obj, unsigned idx) {
+  const auto& ctx = *static_cast<const InitContext*>(opaque);
+  if (idx < ctx.first) return;
+  rte_pktmbuf_init(mp, nullptr, obj, idx);
   auto* m = static_cast<rte_mbuf*>(obj);
   auto* buf = static_cast<uint8_t*>(m->buf_addr);
   std::memset(buf, 0, RTE_PKTMBUF_HEADROOM);
-  std::memcpy(buf + RTE_PKTMBUF_HEADROOM, ctx.payload.data(), ctx.payload.size());
+  std::memcpy(buf + RTE_PKTMBUF_HEADROOM, ctx.payload->data(), ctx.payload->size());
 }
+
+// rte_mempool_memchunk_free_cb_t of a chunk an on-demand pool took from the DPDK heap.
+void free_chunk(rte_mempool_memhdr*, void* opaque) { rte_free(opaque); }
 
 void add_chunk_len(rte_mempool*, void* opaque, rte_mempool_memhdr* memhdr, unsigned) {
   *static_cast<uint64_t*>(opaque) += memhdr->len;
@@ -96,23 +105,66 @@ Expected<MbufPool> MbufPool::create(const MbufPoolSpec& spec) {
   priv.mbuf_data_room_size = spec.data_room;
   priv.mbuf_priv_size = sizeof(FrameMeta);
   rte_pktmbuf_pool_init(mp.value(), &priv);
-  if (Status s = populate(mp.value(), spec); !s) {
-    rte_mempool_free(mp.value());
+  std::vector<uint8_t> payload(spec.data_room - RTE_PKTMBUF_HEADROOM, 0);
+  if (spec.pattern != nullptr) {
+    for (uint32_t i = 0; i < payload.size(); ++i) payload[i] = spec.pattern(i);
+  }
+  MbufPool pool(mp.value(), spec, std::move(payload));  // frees the mempool on an error
+  if (spec.populate == Populate::kOnDemand) {
+    if (Status s = pool.populate_chunk(std::min(spec.count, kFirstChunk)); !s) {
+      return Error{s.message()};
+    }
+  } else if (Status s = populate(mp.value(), spec); !s) {
     return Error{s.message()};
   }
-  rte_mempool_obj_iter(mp.value(), rte_pktmbuf_init, nullptr);
-  FillContext ctx;
-  ctx.payload.resize(spec.data_room - RTE_PKTMBUF_HEADROOM, 0);
-  if (spec.pattern != nullptr) {
-    for (uint32_t i = 0; i < ctx.payload.size(); ++i) ctx.payload[i] = spec.pattern(i);
+  pool.initialise_from(0);
+  return pool;
+}
+
+// `count` more objects in memory from the DPDK heap, not yet mbufs (initialise_from()).
+Status MbufPool::populate_chunk(uint32_t count) {
+  size_t min_chunk = 0;
+  size_t align = 0;
+  const ssize_t bytes = rte_mempool_op_calc_mem_size_default(mp_, count, 0, &min_chunk, &align);
+  void* mem = bytes > 0 ? rte_malloc_socket(nullptr, bytes, align, mp_->socket_id) : nullptr;
+  if (mem == nullptr) {
+    return Error{fmt::format("cannot grow mbuf pool '{}' by {} mbufs ({} in it): {} MB of DPDK "
+                             "memory are not there; raise EAL memory (-m, "
+                             "EalOptions::memory_mb or pool_bytes)",
+                             name_, count, mp_->populated_size, (bytes >> 20) + 1)};
   }
-  rte_mempool_obj_iter(mp.value(), fill_payload, &ctx);
-  return MbufPool(mp.value(), spec);
+  const int n = rte_mempool_populate_iova(mp_, static_cast<char*>(mem), RTE_BAD_IOVA, bytes,
+                                          free_chunk, mem);
+  if (n <= 0) {
+    rte_free(mem);
+    return Error{fmt::format("cannot grow mbuf pool '{}' by {} mbufs: {}", name_, count,
+                             rte_strerror(n < 0 ? -n : ENOBUFS))};
+  }
+  return {};
+}
+
+void MbufPool::initialise_from(uint32_t first) {
+  InitContext ctx{&payload_, first};
+  rte_mempool_obj_iter(mp_, init_mbuf, &ctx);
+}
+
+// An on-demand pool found empty: twice its mbufs, at most its configured count. A single
+// thread allocates from such a pool, so the new mbufs are written before any is taken.
+bool MbufPool::grow() {
+  const uint32_t have = mp_->populated_size;
+  if (!on_demand_ || have >= mp_->size) return false;
+  if (Status s = populate_chunk(std::min(have, mp_->size - have)); !s) {
+    std::fprintf(stderr, "rocetb: %s\n", s.message().c_str());
+    return false;
+  }
+  initialise_from(have);
+  return true;
 }
 
 MbufPool::MbufPool(MbufPool&& o) noexcept
     : mp_(std::exchange(o.mp_, nullptr)), name_(std::move(o.name_)), on_empty_(o.on_empty_),
-      resize_hint_(std::move(o.resize_hint_)), counters_(std::move(o.counters_)) {}
+      on_demand_(o.on_demand_), resize_hint_(std::move(o.resize_hint_)),
+      payload_(std::move(o.payload_)), counters_(std::move(o.counters_)) {}
 
 MbufPool& MbufPool::operator=(MbufPool&& o) noexcept {
   if (this != &o) {
@@ -120,7 +172,9 @@ MbufPool& MbufPool::operator=(MbufPool&& o) noexcept {
     mp_ = std::exchange(o.mp_, nullptr);
     name_ = std::move(o.name_);
     on_empty_ = o.on_empty_;
+    on_demand_ = o.on_demand_;
     resize_hint_ = std::move(o.resize_hint_);
+    payload_ = std::move(o.payload_);
     counters_ = std::move(o.counters_);
   }
   return *this;
@@ -148,13 +202,13 @@ uint64_t MbufPool::alloc_failures() const {
   return n;
 }
 
-// In use = size - (objects in the pool's ring + this lcore's cache). O(1): it does not
+// In use = populated - (objects in the pool's ring + this lcore's cache). O(1): it does not
 // visit the other lcores' caches, which rte_mempool_avail_count() would.
 void MbufPool::note_in_use(unsigned lcore, const rte_mempool_cache* cache) {
   // rte_mempool_ops_get_count() is not exported; call the driver's get_count directly.
   uint32_t avail = rte_mempool_get_ops(mp_->ops_index)->get_count(mp_);
   if (cache != nullptr) avail += cache->len;
-  const uint32_t used = mp_->size > avail ? mp_->size - avail : 0;
+  const uint32_t used = mp_->populated_size > avail ? mp_->populated_size - avail : 0;
   uint32_t& peak = of_lcore(lcore).peak_in_use;
   peak = std::max(peak, used);
 }
@@ -167,7 +221,10 @@ rte_mbuf* MbufPool::alloc() {
   const unsigned lcore = rte_lcore_id();
   rte_mempool_cache* cache = rte_mempool_default_cache(mp_, lcore);
   void* obj = nullptr;
-  if (rte_mempool_generic_get(mp_, &obj, 1, cache) < 0) [[unlikely]] return exhausted();
+  if (rte_mempool_generic_get(mp_, &obj, 1, cache) < 0) [[unlikely]] {
+    if (!grow()) return exhausted();
+    if (rte_mempool_generic_get(mp_, &obj, 1, cache) < 0) return exhausted();
+  }
   rte_mbuf* m = static_cast<rte_mbuf*>(obj);
   rte_pktmbuf_reset(m);
   note_in_use(lcore, cache);

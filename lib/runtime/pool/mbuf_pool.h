@@ -13,6 +13,13 @@
 //    exhaustion_message(), because there a missing mbuf is a sizing error and must never
 //    look like packet loss; OnEmpty::kCount (realtime) counts it and alloc() returns
 //    nullptr, and the stage counts it too and builds the frame later or not at all;
+//  - populated up front (every mbuf written at creation: what a DPDK port's queues need),
+//    or, with Populate::kOnDemand, in chunks as the run needs them: a first chunk of at most
+//    kFirstChunk mbufs, then the pool doubles whenever an alloc() finds it empty, up to
+//    `count`. The process's memory and the time to start then follow the mbufs a run uses
+//    instead of the worst case it was sized for (a switch buffer full of the smallest
+//    frames). Only for a pool that one thread allocates from (virtual time): a new chunk is
+//    written before any of its mbufs is handed out;
 //  - peak in-use tracked on every alloc() (exact with cache_size 0, as in virtual mode;
 //    with caches, objects cached by other lcores count as in use). Lcores of a realtime run
 //    share a pool, so the counters are kept per lcore, each written by its lcore only
@@ -35,6 +42,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/error.h"
 #include "runtime/pool/mbuf_pool_meta.h"
@@ -50,6 +58,10 @@ enum class OnEmpty : uint8_t {
   kCount,  // realtime: alloc_failures() counts it, alloc() returns nullptr, the run goes on
 };
 
+// When the pool's mbufs are written: all at creation, or in chunks as alloc() needs them
+// (a pool that one thread allocates from: virtual time).
+enum class Populate : uint8_t { kUpFront, kOnDemand };
+
 struct MbufPoolSpec {
   std::string name;                  // unique in the process, at most 25 characters
   uint32_t count = 0;
@@ -59,6 +71,7 @@ struct MbufPoolSpec {
   int socket = SOCKET_ID_ANY;
   bool iova_contiguous = false;      // true drops NO_IOVA_CONTIG (only to measure the cost)
   OnEmpty on_empty = OnEmpty::kFatal;
+  Populate populate = Populate::kUpFront;
   // The end of exhaustion_message(): how this pool was sized and which setting gives it
   // more mbufs (for a scenario run: the run.*_mbufs key). Empty: a generic hint.
   std::string resize_hint;
@@ -69,6 +82,8 @@ class MbufPool {
   // Errors: count 0, data room too small for the headroom, name too long or taken, not
   // enough EAL memory (the message gives the bytes needed and what to raise).
   static Expected<MbufPool> create(const MbufPoolSpec& spec);
+  // The first chunk of an on-demand pool.
+  static constexpr uint32_t kFirstChunk = 4096;
 
   MbufPool(MbufPool&& o) noexcept;
   MbufPool& operator=(MbufPool&& o) noexcept;
@@ -90,12 +105,15 @@ class MbufPool {
 
   const std::string& name() const { return name_; }
   rte_mempool* mempool() const { return mp_; }
+  // The configured count; an on-demand pool has written populated() of them so far.
   uint32_t size() const { return mp_->size; }
-  uint32_t in_use() const { return rte_mempool_in_use_count(mp_); }
+  uint32_t populated() const { return mp_->populated_size; }
+  uint32_t in_use() const { return populated() - available(); }
   uint32_t available() const { return rte_mempool_avail_count(mp_); }
   uint32_t peak_in_use() const;
   uint64_t alloc_failures() const;
-  // Memory the pool's objects occupy, measured with rte_mempool_mem_iter.
+  // Memory the pool's objects occupy (so far, for an on-demand pool), measured with
+  // rte_mempool_mem_iter.
   uint64_t memory_bytes() const;
 
  private:
@@ -107,19 +125,25 @@ class MbufPool {
   };
   using Counters = std::array<LcoreCounters, RTE_MAX_LCORE + 1>;
 
-  MbufPool(rte_mempool* mp, const MbufPoolSpec& spec)
-      : mp_(mp), name_(spec.name), on_empty_(spec.on_empty), resize_hint_(spec.resize_hint),
+  MbufPool(rte_mempool* mp, const MbufPoolSpec& spec, std::vector<uint8_t> payload)
+      : mp_(mp), name_(spec.name), on_empty_(spec.on_empty), on_demand_(spec.populate == Populate::kOnDemand),
+        resize_hint_(spec.resize_hint), payload_(std::move(payload)),
         counters_(std::make_unique<Counters>()) {}
+  Status populate_chunk(uint32_t count);
+  void initialise_from(uint32_t first);
   LcoreCounters& mine();
   LcoreCounters& of_lcore(unsigned lcore);
   void note_in_use(unsigned lcore, const rte_mempool_cache* cache);
   rte_mbuf* exhausted();
+  bool grow();
   [[noreturn]] void die_exhausted() const;
 
   rte_mempool* mp_ = nullptr;
   std::string name_;
   OnEmpty on_empty_ = OnEmpty::kFatal;
+  bool on_demand_ = false;
   std::string resize_hint_;
+  std::vector<uint8_t> payload_;  // what every data room holds after the headroom
   std::unique_ptr<Counters> counters_;
 };
 

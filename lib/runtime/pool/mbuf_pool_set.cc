@@ -17,13 +17,15 @@ uint32_t fitting_cache(uint32_t cache, uint32_t count) {
 }  // namespace
 
 Expected<PoolSet> PoolSet::create(const PoolSizes& sizes, PayloadPattern data_pattern,
-                                  const std::string& prefix, OnEmpty on_empty) {
+                                  const std::string& prefix, OnEmpty on_empty,
+                                  Populate populate) {
   auto data = MbufPool::create({.name = prefix + "_data",
                                 .count = sizes.data_count,
                                 .data_room = sizes.data_room,
                                 .cache_size = fitting_cache(sizes.cache_size, sizes.data_count),
                                 .pattern = data_pattern,
                                 .on_empty = on_empty,
+                                .populate = populate,
                                 .resize_hint = sizes.data_resize_hint});
   if (!data) return data.error();
   auto control = MbufPool::create({.name = prefix + "_ctrl",
@@ -32,6 +34,7 @@ Expected<PoolSet> PoolSet::create(const PoolSizes& sizes, PayloadPattern data_pa
                                    .cache_size = fitting_cache(sizes.cache_size, sizes.control_count),
                                    .pattern = nullptr,
                                    .on_empty = on_empty,
+                                   .populate = populate,
                                    .resize_hint = sizes.control_resize_hint});
   if (!control) return control.error();
   return PoolSet(std::move(data).value(), std::move(control).value());

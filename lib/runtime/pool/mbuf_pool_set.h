@@ -21,10 +21,12 @@ namespace rtb::runtime {
 class PoolSet {
  public:
   // Pools "<prefix>_data" (payload pattern) and "<prefix>_ctrl" (zero-filled), both
-  // with `on_empty` (the run's clock decides it: README.md beside this file).
+  // with `on_empty` and `populate` (the run's clock decides them: README.md beside this
+  // file).
   static Expected<PoolSet> create(const PoolSizes& sizes, PayloadPattern data_pattern,
                                   const std::string& prefix = "rtb",
-                                  OnEmpty on_empty = OnEmpty::kFatal);
+                                  OnEmpty on_empty = OnEmpty::kFatal,
+                                  Populate populate = Populate::kUpFront);
 
   MbufPool& data() { return data_; }
   MbufPool& control() { return control_; }

@@ -185,6 +185,60 @@ TEST(PoolExhaustion, TheDefaultRuleIsFatal) {
   EXPECT_EQ(set.value().control().on_empty(), OnEmpty::kCount);
 }
 
+// A pool populated on demand writes kFirstChunk mbufs, then doubles whenever alloc() finds
+// it empty, up to its count; every mbuf it writes later is the same as one written first.
+TEST(PoolOnDemand, GrowsByDoublingAsAllocNeedsAndEveryMbufIsFresh) {
+  constexpr uint32_t kCount = 3 * MbufPool::kFirstChunk + 100;
+  constexpr uint16_t kRoom = RTE_PKTMBUF_HEADROOM + 256;
+  auto made = MbufPool::create({.name = "ondemand", .count = kCount, .data_room = kRoom,
+                                .pattern = test_pattern, .on_empty = OnEmpty::kCount,
+                                .populate = Populate::kOnDemand});
+  ASSERT_TRUE(made) << made.error().message;
+  MbufPool& p = made.value();
+  EXPECT_EQ(p.size(), kCount);
+  EXPECT_EQ(p.populated(), MbufPool::kFirstChunk);
+  const uint64_t first_bytes = p.memory_bytes();
+  std::vector<rte_mbuf*> held;
+  for (uint32_t k = 0; k < kCount; ++k) {
+    rte_mbuf* m = p.alloc();
+    ASSERT_NE(m, nullptr) << "mbuf " << k;
+    held.push_back(m);
+    ASSERT_EQ(rte_pktmbuf_headroom(m), RTE_PKTMBUF_HEADROOM);
+    ASSERT_EQ(rte_pktmbuf_tailroom(m), 256u);
+    ASSERT_EQ(frame_meta(m).flow_id, 0u);
+    const auto* payload = rte_pktmbuf_mtod(m, const uint8_t*);
+    for (uint32_t i = 0; i < 256; ++i) ASSERT_EQ(payload[i], test_pattern(i)) << "mbuf " << k;
+    if (k + 1 == MbufPool::kFirstChunk + 1) {
+      EXPECT_EQ(p.populated(), 2 * MbufPool::kFirstChunk);
+    }
+  }
+  EXPECT_EQ(p.populated(), kCount);  // 4096, 8192, then the last 4196, not 16384
+  EXPECT_GT(p.memory_bytes(), 3 * first_bytes);
+  EXPECT_EQ(p.in_use(), kCount);
+  EXPECT_EQ(p.peak_in_use(), kCount);
+  EXPECT_EQ(p.alloc(), nullptr);  // beyond its count it is empty, by its rule
+  EXPECT_EQ(p.alloc_failures(), 1u);
+  // The message a fatal pool would end the run with names the configured count.
+  EXPECT_THAT(p.exhaustion_message(),
+              HasSubstr("all 12388 configured mbufs are in use and another was needed"));
+  free_all(held);
+  EXPECT_EQ(p.in_use(), 0u);
+  EXPECT_TRUE(p.check_no_leaks());
+}
+
+TEST(PoolOnDemand, ASmallPoolIsWrittenWholeAndAPoolSetPassesTheChoiceOn) {
+  PoolSizes sizes{.data_count = 100, .data_room = kRoom2k, .control_count = 50'000,
+                  .control_room = RTE_PKTMBUF_HEADROOM + 128, .cache_size = 0};
+  auto set = PoolSet::create(sizes, test_pattern, "od_set", OnEmpty::kFatal, Populate::kOnDemand);
+  ASSERT_TRUE(set) << set.error().message;
+  EXPECT_EQ(set.value().data().populated(), 100u);
+  EXPECT_EQ(set.value().control().populated(), MbufPool::kFirstChunk);
+  EXPECT_EQ(set.value().control().size(), 50'000u);
+  auto upfront = PoolSet::create(sizes, test_pattern, "uf_set");
+  ASSERT_TRUE(upfront) << upfront.error().message;
+  EXPECT_EQ(upfront.value().control().populated(), 50'000u);
+}
+
 TEST(PoolPeak, TracksTheHighestInUseCount) {
   MbufPool p = make_pool("peak", 16);
   std::vector<rte_mbuf*> held;
