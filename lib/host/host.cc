@@ -167,10 +167,10 @@ void Host::post(uint32_t qp, uint64_t bytes, Time start) {
 }
 
 void Host::poll(Time now) {
-  catch_up_pacer(now);
+  if (pacer_next_ > now) catch_up_pacer(now);  // else the pacer is polled in fire_timers
   receive(now);
   fire_timers(now);
-  storm(now);
+  if (next_storm_ <= now) storm(now);  // tested here: most hosts never storm
   transmit(now);
   if (pacer_moved_) {
     pacer_next_ = pacer_.next_deadline();
@@ -226,15 +226,17 @@ void Host::to_rings(size_t released) {
 }
 
 void Host::fire_timers(Time now) {
-  for (ControlQueue* q : {&delayed_acks_, &delayed_cnps_}) {
-    while (!q->empty() && q->front().ready <= now) {
-      const ControlItem& item = q->front();
+  const auto to_port = [this, now](ControlQueue& q) {
+    while (!q.empty() && q.front().ready <= now) {
+      const ControlItem& item = q.front();
       const QueuePair& qp = *qps_[item.qp];
       const uint8_t prio = item.kind == ControlItem::Kind::kCnp ? np_.cnp_pcp() : qp.spec.priority;
       ports_[qp.spec.port]->control.push(prio, item);
-      q->pop();
+      q.pop();
     }
-  }
+  };
+  to_port(delayed_acks_);
+  to_port(delayed_cnps_);
   while (!delayed_reactions_.empty() && delayed_reactions_.front().ready <= now) {
     on_cnp_reaction(*qps_[delayed_reactions_.front().qp], now);
     delayed_reactions_.pop();
@@ -246,7 +248,7 @@ void Host::fire_timers(Time now) {
     pacer_polled_ = now;
     pacer_moved();  // its cursor moved, and it released flows
   }
-  to_rings(n);
+  if (n != 0) to_rings(n);
   uint32_t id;
   while (timers_.pop_due(now, id)) {
     QueuePair& qp = *qps_[id / kTimerKinds];

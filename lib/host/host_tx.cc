@@ -32,7 +32,8 @@ void built(bool ok, const char* what) {
 void Host::transmit(Time now) {
   for (auto& port : ports_) {
     while (port->links.tx->can_send(now)) {
-      if (!send_control(*port, now) && !send_data(*port, now)) break;
+      if (port->control.mask != 0 && send_control(*port, now)) continue;
+      if (!send_data(*port, now)) break;
     }
   }
 }

@@ -213,7 +213,9 @@ void import_ports(const ConfigDb& db, Imported& out) {
     out.set("topology", "hosts", std::to_string(n), db.at("PORT"), "PORT", fmt::format("{} ports", ports->size()));
   }
   if (const json* cable = db.table("CABLE_LENGTH"); cable != nullptr && !cable->empty()) {
-    const auto& [name, lengths] = *cable->items().begin();
+    const auto first_cable = cable->begin();  // not items(): its proxy is a temporary
+    const std::string& name = first_cable.key();
+    const json& lengths = first_cable.value();
     if (lengths.is_object() && !lengths.empty()) {
       const std::string port = lengths.begin().key();
       const std::string m = lengths.begin()->get<std::string>();

@@ -87,14 +87,16 @@ Switch::~Switch() { drain(); }
 
 void Switch::poll(Time now) {
   receive(now);
-  pfc_timers(now);
-  watchdog(now);
-  for (uint16_t p = 0; p < nports_; ++p) transmit(p, now);
+  if (pausing_ != 0) pfc_timers(now);  // these tests open both calls: skipped when idle
+  if (config_.pfcwd.enabled) watchdog(now);
+  for (uint16_t p = 0; p < nports_; ++p) {
+    if (backlog_[p] != 0) transmit(p, now);  // tested here: most ports are idle most polls
+  }
 }
 
 Time Switch::next_deadline() const {
-  Time t = next_pfc_refresh();
-  if (wd_active()) t = std::min(t, next_wd_poll_);
+  Time t = pausing_ != 0 ? next_pfc_refresh() : Time::never();
+  if (config_.pfcwd.enabled && wd_active()) t = std::min(t, next_wd_poll_);
   for (uint16_t p = 0; p < nports_; ++p) {
     t = std::min(t, links_[p].rx->next_arrival());
     if (backlog_[p] != 0) t = std::min(t, egress_ready_at(p));
