@@ -86,7 +86,7 @@ void WireLink::push(Time arrival, rte_mbuf* frame) {
     std::abort();  // an internal sizing bug, not a user error
   }
   ring_[(head_ + count_) & mask_] = InFlight{arrival, frame};
-  ++count_;
+  if (++count_ == 1) next_arrival_ = arrival;
   if (waker_ != nullptr) waker_->wake(receiver_, arrival);
 }
 
@@ -115,6 +115,7 @@ uint32_t WireLink::receive(Time now, rte_mbuf** out, uint32_t max) {
     }
     out[n++] = f.frame;
   }
+  next_arrival_ = count_ == 0 ? Time::never() : ring_[head_].arrival;
   counters_.delivered += n;
   return n;
 }
@@ -122,6 +123,7 @@ uint32_t WireLink::receive(Time now, rte_mbuf** out, uint32_t max) {
 uint32_t WireLink::drain() {
   const uint32_t n = count_;
   for (; count_ > 0; --count_, head_ = (head_ + 1) & mask_) rte_pktmbuf_free(ring_[head_].frame);
+  next_arrival_ = Time::never();
   return n;
 }
 

@@ -91,7 +91,9 @@ class WireLink {
   void apply_pause(uint8_t priority, uint16_t quanta, Time now);
 
   // --- receiving end ---
-  Time next_arrival() const { return count_ == 0 ? Time::never() : ring_[head_].arrival; }
+  // Kept in a member as the ring changes, so a stage scanning many input links (a switch
+  // polls every port's) reads one value per link instead of the ring.
+  Time next_arrival() const { return next_arrival_; }
   // Moves up to `max` frames that have arrived by `now` into `out`; returns how many.
   uint32_t receive(Time now, rte_mbuf** out, uint32_t max);
   uint32_t in_flight() const { return count_; }
@@ -130,6 +132,7 @@ class WireLink {
   uint32_t mask_;               // capacity - 1
   uint32_t head_ = 0;
   uint32_t count_ = 0;
+  Time next_arrival_ = Time::never();  // the head's arrival, or never
   Waker* waker_ = nullptr;
   StageId receiver_ = kNoStage;
   LinkFaults* faults_ = nullptr;

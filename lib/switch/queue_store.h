@@ -17,6 +17,8 @@ struct QueuedFrame {
   uint8_t pg = 0;
   uint8_t tc = 0;          // for PFC XON: lossless at in_port or not
   uint8_t l3_offset = 0;   // IPv4 header offset (for marking CE at dequeue)
+  uint8_t ecn = 0;         // its RFC 3168 ECN field when it was queued: the AQM at dequeue
+                           // decides without reading the (by then cold) frame
 };
 
 class QueueStore {

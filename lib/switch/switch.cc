@@ -51,6 +51,7 @@ Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, runtime::MbufP
               static_cast<uint32_t>(mmu_.layout().capacity_cells())) {
   const size_t n = config_.ports.size();
   pg_vector_.assign(n * kPriorities, 0);
+  pausing_pgs_.assign(n, 0);
   for (size_t p = 0; p < n; ++p) {
     maps_.push_back(&config_.port_maps(p));
     pfc_enable_.push_back(config_.port_pfc_enable(p));
@@ -164,7 +165,7 @@ bool Switch::enqueue(uint16_t in, rte_mbuf* m, const FrameInfo& info, Time now) 
     drop_at_queue(m, bytes, out, q, DropReason::kPfcWatchdog);
     return false;
   }
-  const QueuedFrame f{m, bytes, in, pg, tc, info.l3_offset};
+  const QueuedFrame f{m, bytes, in, pg, tc, info.l3_offset, info.ecn};
   // The AQM at enqueue: drops of non-ECT frames always, marks only when marking here.
   const bool ect = info.ecn != static_cast<uint8_t>(wire::Ecn::NotEct);
   const uint64_t depth = queues_.bytes(qid(out, q)) + bytes;
@@ -192,7 +193,10 @@ bool Switch::enqueue(uint16_t in, rte_mbuf* m, const FrameInfo& info, Time now) 
   backlog_[out] |= static_cast<uint8_t>(1u << q);
   if (lossless(in, tc)) {
     const PfcAction action = pfc_gen_[qid(in, pg)].on_admit(now, mmu_.xoff_reached(in, pg));
-    if (action == PfcAction::kXoff) ++pausing_;
+    if (action == PfcAction::kXoff) {
+      ++pausing_;
+      pausing_pgs_[in] |= static_cast<uint8_t>(1u << pg);
+    }
     pfc_act(in, pg, action, now);
   }
   return true;
@@ -268,8 +272,7 @@ void Switch::mark_at_dequeue(const QueuedFrame& f, uint64_t depth, uint16_t port
   // E.g. at or below WRED's Kmin nothing is marked and nothing drawn: no header read.
   Aqm& aqm = aqm_[qid(port, queue)];
   if (aqm.never_acts(depth)) return;
-  const auto* ip = rte_pktmbuf_mtod_offset(f.mbuf, const wire::Ipv4Hdr*, f.l3_offset);
-  if (ip->ecn() == wire::Ecn::NotEct) return;
+  if (f.ecn == static_cast<uint8_t>(wire::Ecn::NotEct)) return;  // only marking changes it
   if (aqm.decide(depth, true, now, rng_) == AqmVerdict::kMark) mark_ce(f, port, queue);
 }
 

@@ -121,7 +121,8 @@ class Switch final : public runtime::Stage {
   std::vector<const QosMaps*> maps_;      // per ingress port: its maps (config_'s)
   std::vector<uint8_t> pfc_enable_;       // per port: PORT_QOS_MAP pfc_enable bits
   std::vector<uint8_t> pg_vector_;        // per (port, pg): PFC class-enable bits of a lossless PG
-  uint32_t pausing_ = 0;  // PGs in XOFF
+  uint32_t pausing_ = 0;               // PGs in XOFF
+  std::vector<uint8_t> pausing_pgs_;   // per ingress port, bit pg: that PG is in XOFF
   Time next_wd_poll_ = Time::never();
   SwitchCounters counters_;
 };

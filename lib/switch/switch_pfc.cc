@@ -80,15 +80,19 @@ void Switch::pfc_act(uint16_t port, uint8_t pg, PfcAction action, Time now) {
       return;
     case PfcAction::kXon:
       --pausing_;
+      pausing_pgs_[port] &= static_cast<uint8_t>(~(1u << pg));
       send_pfc(port, pg, false, now);
       return;
   }
 }
 
+// Only PGs in XOFF have a refresh time (every other generator's is never), so only their
+// bits are visited, in (port, PG) order as a scan of every generator would act.
 void Switch::pfc_timers(Time now) {
   if (pausing_ == 0) return;
   for (uint16_t port = 0; port < nports_; ++port) {
-    for (uint8_t pg = 0; pg < kPriorities; ++pg) {
+    for (uint8_t b = pausing_pgs_[port]; b != 0; b &= static_cast<uint8_t>(b - 1)) {
+      const auto pg = static_cast<uint8_t>(__builtin_ctz(b));
       PfcGenerator& g = pfc_gen_[qid(port, pg)];
       if (g.refresh_at() <= now) pfc_act(port, pg, g.on_timer(now, mmu_.xon_reached(port, pg)), now);
     }
@@ -98,7 +102,11 @@ void Switch::pfc_timers(Time now) {
 Time Switch::next_pfc_refresh() const {
   if (pausing_ == 0) return Time::never();
   Time t = Time::never();
-  for (const PfcGenerator& g : pfc_gen_) t = std::min(t, g.refresh_at());
+  for (uint16_t port = 0; port < nports_; ++port) {
+    for (uint8_t b = pausing_pgs_[port]; b != 0; b &= static_cast<uint8_t>(b - 1)) {
+      t = std::min(t, pfc_gen_[qid(port, static_cast<uint8_t>(__builtin_ctz(b)))].refresh_at());
+    }
+  }
   return t;
 }
 
