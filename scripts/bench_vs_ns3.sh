@@ -23,6 +23,7 @@
 #   ROCETB_SHARED  the shared folder (default ../shared beside this repository)
 #   ROCETB_BUILD the rocetb build directory (default build/, built by scripts/build.sh:
 #                release, LTO and a trained profile, the build users run)
+#   ROCETB_BIN   a rocetb binary to time as it is (no build; e.g. another clone's)
 # Timings on a shared machine vary by tens of percent; alternating the two in one
 # invocation is what makes the ratio meaningful. Not part of the test suite (it measures).
 set -euo pipefail
@@ -59,7 +60,9 @@ fi
 export LD_LIBRARY_PATH=$SIM/build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 
 # rocetb, as users build it.
-if [ -f "$BUILD/build.ninja" ]; then
+if [ -n "${ROCETB_BIN:-}" ]; then
+  ROCETB=$(realpath "$ROCETB_BIN")
+elif [ -f "$BUILD/build.ninja" ]; then
   ninja -C "$BUILD" apps/rocetb >/dev/null
 elif [ "$BUILD" = build ]; then
   ./scripts/build.sh >/dev/null

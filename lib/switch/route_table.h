@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "switch/config.h"
@@ -47,7 +48,13 @@ class RouteTable {
     uint32_t prefix, mask;
     uint32_t first_hop, hops;
   };
+  int forward(const Entry& e, const FlowKey& key) const;
+
   std::vector<Entry> entries_;  // longest prefix first
+  // The /32 routes (the first exact_count_ entries) by address, each address's first
+  // entry: a fabric's host routes found in log2(n) steps instead of a scan of all of them.
+  std::vector<std::pair<uint32_t, uint32_t>> exact_;  // (address, entry index), sorted
+  uint32_t exact_count_ = 0;
   std::vector<uint16_t> hops_;
   uint64_t seed_;
 };
