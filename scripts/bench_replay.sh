@@ -38,14 +38,9 @@ trap cleanup EXIT
 [[ "$ROUNDS" =~ ^[1-9][0-9]*$ ]] || die "ROUNDS '$ROUNDS': expected a whole number of rounds >= 1"
 [[ "$SECS" =~ ^[1-9][0-9]*$ ]] || die "SECONDS '$SECS': expected whole seconds >= 1"
 command -v dpdk-testpmd >/dev/null || die "dpdk-testpmd is missing: apt-get install dpdk (scripts/install-deps.sh)"
-if [ -f "$BUILD/build.ninja" ]; then
-  ninja -C "$BUILD" apps/rocetb >/dev/null
-elif [ "$BUILD" = build ]; then
-  ./scripts/build.sh >/dev/null
-else
-  die "$BUILD has no build.ninja: run 'meson setup $BUILD' first, or leave ROCETB_BUILD unset"
-fi
-[ -x "$ROCETB" ] || die "$ROCETB was not built"
+# shellcheck source=lib/build_rocetb.sh
+. scripts/lib/build_rocetb.sh
+build_rocetb "$BUILD"
 RT=()
 if command -v chrt >/dev/null && chrt -f 10 true 2>/dev/null; then RT=(chrt -f 10); fi
 

@@ -50,6 +50,16 @@ for c in $CASES; do
   case $c in a|b) ;; *) die "CASES '$CASES': expected 'a', 'b' or 'a b'" ;; esac
 done
 
+# rocetb, as users build it.
+# shellcheck source=lib/build_rocetb.sh
+. scripts/lib/build_rocetb.sh
+if [ -n "${ROCETB_BIN:-}" ]; then
+  [ -x "$ROCETB_BIN" ] || die "ROCETB_BIN '$ROCETB_BIN': expected an executable rocetb binary"
+  ROCETB=$(realpath "$ROCETB_BIN")
+else
+  build_rocetb "$BUILD"
+fi
+
 # The simulator, built once outside the repository.
 SIM=$HPCC_DEST/simulation
 if [ ! -x "$SIM/build/scratch/third" ] || [ ! -x "$SIM/build/scratch/third_stats" ]; then
@@ -58,18 +68,6 @@ if [ ! -x "$SIM/build/scratch/third" ] || [ ! -x "$SIM/build/scratch/third_stats
     die "the simulator's build failed; last lines: $(tail -3 "$WORK/peer-build.log" | tr '\n' ' ')"
 fi
 export LD_LIBRARY_PATH=$SIM/build${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-
-# rocetb, as users build it.
-if [ -n "${ROCETB_BIN:-}" ]; then
-  ROCETB=$(realpath "$ROCETB_BIN")
-elif [ -f "$BUILD/build.ninja" ]; then
-  ninja -C "$BUILD" apps/rocetb >/dev/null
-elif [ "$BUILD" = build ]; then
-  ./scripts/build.sh >/dev/null
-else
-  die "$BUILD has no build.ninja: run 'meson setup $BUILD' first, or leave ROCETB_BUILD unset"
-fi
-[ -x "$ROCETB" ] || die "$ROCETB was not built"
 
 declare -A SCEN=([a]=scenarios/hpcc_match_incast2_40g.toml [b]=scenarios/hpcc_match_incast8_100g.toml)
 declare -A PEERDIR=([a]=a_incast2_40g [b]=b_incast8_100g)
