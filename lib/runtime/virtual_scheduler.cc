@@ -1,5 +1,6 @@
 #include "runtime/virtual_scheduler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -102,6 +103,7 @@ void VirtualScheduler::run_heap(Time until, RunStats& stats) {
   while (!heap_.empty()) {
     const Entry e = heap_.front();
     if (e.at > until) {
+      if (stats.polls > 0) last_polled_ = now_;
       now_ = until;  // stopped by the duration: the run covered [start, until]
       return;
     }
@@ -110,6 +112,7 @@ void VirtualScheduler::run_heap(Time until, RunStats& stats) {
     if (e.key != slots_[id].key) continue;  // superseded by an earlier wake
     poll_stage(id, e.at, until, stats);
   }
+  if (stats.polls > 0) last_polled_ = now_;
   stats.idle = true;
 }
 
@@ -125,15 +128,27 @@ void VirtualScheduler::run_scan(Time until, RunStats& stats) {
       }
     }
     if (best == kNoStage) {
+      if (stats.polls > 0) last_polled_ = now_;
       stats.idle = true;
       return;
     }
     if (at > until) {
+      if (stats.polls > 0) last_polled_ = now_;
       now_ = until;  // stopped by the duration: the run covered [start, until]
       return;
     }
     poll_stage(best, at, until, stats);
   }
+}
+
+Time VirtualScheduler::next_event() {
+  if (scanning()) {
+    Time at = Time::never();
+    for (StageId id = 0; id < stages_; ++id) at = std::min(at, slots_[id].scheduled);
+    return at;
+  }
+  while (!heap_.empty() && heap_.front().key != slots_[heap_.front().stage()].key) pop();
+  return heap_.empty() ? Time::never() : heap_.front().at;
 }
 
 RunStats VirtualScheduler::run(Time until) {
@@ -145,6 +160,7 @@ RunStats VirtualScheduler::run(Time until) {
     run_heap(until, stats);
   }
   stats.simulated = now_;
+  stats.last_polled = last_polled_;
   stats.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   return stats;

@@ -31,6 +31,7 @@ struct RunStats {
   uint64_t polls = 0;    // stage polls (events)
   double polls_per_second() const { return wall_seconds > 0 ? polls / wall_seconds : 0; }
   bool idle = false;     // stopped because no stage had work left
+  Time last_polled = Time::never();  // the latest instant a stage was polled, ever
 };
 
 class VirtualScheduler final : public Waker {
@@ -42,6 +43,9 @@ class VirtualScheduler final : public Waker {
   // Runs until `until` (inclusive) or until no stage has work.
   RunStats run(Time until = Time::never());
   Time now() const { return now_; }
+  // The earliest instant a stage is scheduled for, or never (superseded heap entries at
+  // the front are dropped first).
+  Time next_event();
 
   // Called before each poll with (now, stage id): event logs for determinism tests.
   void set_trace(std::function<void(Time, StageId)> trace) { trace_ = std::move(trace); }
@@ -76,6 +80,7 @@ class VirtualScheduler final : public Waker {
   uint32_t stages_ = 0;  // slots_.size(), kept as a count: the hot loops read it every turn
   std::vector<Entry> heap_;  // binary min-heap by before(), beyond kScanStages stages
   Time now_;
+  Time last_polled_ = Time::never();
   std::function<void(Time, StageId)> trace_;
 };
 

@@ -75,8 +75,30 @@ Time WireLink::start_frame(Time start, rte_mbuf* frame) {
     case LinkFaults::Verdict::kPass:
       break;
   }
-  push(arrival, frame);
+  if (crossing_ != nullptr) {
+    crossing_->staged[crossing_->writing].push_back(InFlight{arrival, frame});
+  } else {
+    push(arrival, frame);
+  }
   return arrival;
+}
+
+void WireLink::make_crossing() {
+  crossing_ = std::make_unique<Crossing>();
+  for (auto& b : crossing_->staged) b.reserve(ring_.size());
+}
+
+Time WireLink::first_staged() const {
+  const auto& b = crossing_->staged[crossing_->writing];
+  return b.empty() ? Time::never() : b.front().arrival;
+}
+
+bool WireLink::take_staged(uint64_t window, Time window_start) {
+  auto& b = crossing_->staged[(window - 1) & 1];
+  if (!b.empty() && b.front().arrival < window_start) return false;
+  for (const InFlight& f : b) push(f.arrival, f.frame);
+  b.clear();
+  return true;
 }
 
 void WireLink::push(Time arrival, rte_mbuf* frame) {
@@ -109,7 +131,7 @@ uint32_t WireLink::receive(Time now, rte_mbuf** out, uint32_t max) {
     head_ = (head_ + 1) & mask_;
     --count_;
     if (faults_ != nullptr && faults_->down_at(f.arrival)) {
-      ++counters_.dropped_link_down;  // the link went down while the frame was on it
+      ++counters_.lost_down_in_flight;  // the link went down while the frame was on it
       rte_pktmbuf_free(f.frame);
       continue;
     }
@@ -121,8 +143,15 @@ uint32_t WireLink::receive(Time now, rte_mbuf** out, uint32_t max) {
 }
 
 uint32_t WireLink::drain() {
-  const uint32_t n = count_;
+  uint32_t n = count_;
   for (; count_ > 0; --count_, head_ = (head_ + 1) & mask_) rte_pktmbuf_free(ring_[head_].frame);
+  if (crossing_ != nullptr) {
+    for (auto& b : crossing_->staged) {
+      for (const InFlight& f : b) rte_pktmbuf_free(f.frame);
+      n += static_cast<uint32_t>(b.size());
+      b.clear();
+    }
+  }
   next_arrival_ = Time::never();
   return n;
 }

@@ -15,10 +15,21 @@
 // The link holds no queue of data: queues form in the stages that own them (a switch
 // egress queue, a host's send queue), which is what makes ECN marks and PFC real. It only
 // holds frames in flight, in a ring sized at construction (no allocation per frame).
+//
+// A crossing link (make_crossing()) joins two partitions of a parallel virtual-time run
+// (partitioned_scheduler.h), each on its own thread. Its sending end then stages the frames
+// it starts in one of two buffers, by the parity of the sender's window; the receiving
+// partition moves the previous window's buffer into the ring, and wakes itself, at the start
+// of its next window (take_staged()). The two ends share no field while both run: the
+// sender writes busy_until_, the pauses, the staging buffer of this window and its
+// counters; the receiver the ring, next_arrival_ and its own counters. A frame's arrival is
+// at least the propagation delay after its start, so with windows no longer than that it
+// is never due before the receiver sees it; take_staged() checks that it is not.
 #pragma once
 
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -55,7 +66,8 @@ struct WireLinkCounters {
   Time busy;                  // total time the wire was occupied
   uint64_t delivered = 0;     // frames handed to the receiver
   uint64_t dropped_fault = 0;     // dropped by a fault hook
-  uint64_t dropped_link_down = 0; // lost because the link was down
+  uint64_t dropped_link_down = 0; // lost because the link was down as they started
+  uint64_t lost_down_in_flight = 0;  // lost because it went down while they were on it
   uint64_t corrupted = 0;
 };
 
@@ -74,7 +86,11 @@ class WireLink {
   // frames. Sized from the cable, the ring never fills in virtual time; in realtime a
   // bridge whose DPDK port is full stops taking frames, the ring fills, and the sending
   // stage holds its frames in its own queues (back-pressure, as a NIC's full TX ring).
-  bool can_send(Time now) const { return busy_until_ <= now && room() > kControlReserve; }
+  // A crossing link's ring is the receiver's: its room is not read by the sender (in
+  // virtual time a ring sized from the cable never fills).
+  bool can_send(Time now) const {
+    return busy_until_ <= now && (crossing_ != nullptr || room() > kControlReserve);
+  }
   static constexpr uint32_t kControlReserve = 8;
   Time free_at() const { return busy_until_; }
   bool may_start(uint8_t priority, Time now) const { return paused_until_[priority] <= now; }
@@ -111,6 +127,22 @@ class WireLink {
   // A tap shown every frame as it starts (frame_tap.h); owned by the caller, may be null.
   void set_tap(FrameTap* tap) { tap_ = tap; }
 
+  // --- crossing two partitions (parallel virtual time) ---
+  // From now on frames started here are staged for take_staged() instead of entering the
+  // ring. Set before the run, with the receiver connected.
+  void make_crossing();
+  bool crossing() const { return crossing_ != nullptr; }
+  // Sending end, at the start of the sender's window `window`: frames started from now on
+  // go to that window's buffer.
+  void begin_window(uint64_t window) { crossing_->writing = window & 1; }
+  // Sending end: the earliest arrival staged in the current window, or never.
+  Time first_staged() const;
+  // Receiving end, at the start of its window `window` (window_start: its first instant):
+  // moves the frames staged in window - 1 into the ring and wakes the receiver. Returns
+  // false, keeping them staged, if one of them arrives before window_start (the windows
+  // were longer than this link's propagation delay: a lookahead violation).
+  bool take_staged(uint64_t window, Time window_start);
+
   const WireLinkConfig& config() const { return config_; }
   const WireLinkCounters& counters() const { return counters_; }
   // Frees frames still in flight (end of run); returns how many.
@@ -120,6 +152,10 @@ class WireLink {
   struct InFlight {
     Time arrival;
     rte_mbuf* frame;
+  };
+  struct Crossing {
+    std::array<std::vector<InFlight>, 2> staged;  // by window parity
+    uint32_t writing = 0;                         // the sender's current buffer
   };
   Time start_frame(Time start, rte_mbuf* frame);
   void push(Time arrival, rte_mbuf* frame);
@@ -138,6 +174,7 @@ class WireLink {
   LinkFaults* faults_ = nullptr;
   FrameTap* tap_ = nullptr;
   WireLinkCounters counters_;
+  std::unique_ptr<Crossing> crossing_;
 };
 
 // Both directions of a cable, each with its own counters.

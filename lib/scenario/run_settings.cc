@@ -31,6 +31,7 @@ RunConfig read_run(std::optional<Table> t, std::optional<uint64_t> seed_override
     if (r.sample_interval == Time::zero() || r.sample_interval > r.duration) {
       t->fail_value("sample_interval", "is out of range: expected above 0 and at most run.duration");
     }
+    r.partitions = static_cast<uint32_t>(t->integer("partitions", 1, 64, r.partitions));
     r.data_mbufs = mbufs(*t, "data_mbufs");
     r.control_mbufs = mbufs(*t, "control_mbufs");
     if (t->has("max_memory")) {

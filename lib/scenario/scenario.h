@@ -37,6 +37,8 @@ struct RunConfig {
   // The memory a run may need by the resource plan (testbed/resource_plan.h); unset
   // ("auto"): three quarters of the memory available when the run starts.
   std::optional<Bytes> max_memory;
+  // Virtual time on this many threads (testbed/partitioning.h): results are the same.
+  uint32_t partitions = 1;
 };
 
 enum class NodeKind : uint8_t { kHost, kSwitch };

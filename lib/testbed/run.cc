@@ -9,6 +9,7 @@
 #include "runtime/pool/eal.h"
 #include "runtime/pool/mbuf_pool_set.h"
 #include "testbed/captures.h"
+#include "testbed/partitioning.h"
 #include "testbed/pool_plan.h"
 #include "testbed/resource_plan.h"
 #include "testbed/run_json.h"
@@ -37,14 +38,15 @@ uint32_t g_runs = 0;  // pool names must be unique in the process
 // polled in the same (time, stage id) order as in one call.
 constexpr Time kStopCheck = Time::us(10);
 
-runtime::RunStats run_in_slices(runtime::VirtualScheduler& scheduler, Time duration, ProgressLine& progress) {
+template <class Scheduler>  // runtime::VirtualScheduler or runtime::PartitionedScheduler
+runtime::RunStats run_in_slices(Scheduler& scheduler, Time duration, ProgressLine& progress) {
   runtime::RunStats total;
   for (Time until = std::min(kStopCheck, duration);; until = std::min(until + kStopCheck, duration)) {
     const runtime::RunStats slice = scheduler.run(until);
     total.polls += slice.polls;
     total.simulated = slice.simulated;
     total.idle = slice.idle;
-    if (slice.idle || until == duration || stop_requested()) return total;
+    if (slice.idle || until == duration || stop_requested() || slice.simulated < until) return total;
     progress.update(until);
   }
 }
@@ -100,6 +102,48 @@ void mark_stopped_early(RunReport& r, bool stopped, Time end, Time duration) {
                                        static_cast<double>(end.ps()) / 1e9, static_cast<double>(duration.ps()) / 1e9);
 }
 
+namespace {
+
+// One pool set per partition; the first keeps the single-threaded run's name.
+Expected<std::vector<runtime::PoolSet>> make_pools(const runtime::PoolSizes& sizes, uint32_t partitions) {
+  const uint32_t run = g_runs++;
+  std::vector<runtime::PoolSet> pools;
+  for (uint32_t p = 0; p < partitions; ++p) {
+    // Virtual time: an empty pool is a sizing error, never packet loss (design.md); one
+    // thread allocates from each, so they are written as the run needs mbufs, not up front.
+    auto set = runtime::PoolSet::create(sizes, &wire::payload_byte,
+                                        partitions == 1 ? fmt::format("run{}", run) : fmt::format("run{}p{}", run, p),
+                                        runtime::OnEmpty::kFatal, runtime::Populate::kOnDemand);
+    if (!set) return Error{set.error().message};
+    pools.push_back(std::move(set).value());
+  }
+  return pools;
+}
+
+Expected<std::unique_ptr<Testbed>> build_testbed(const scenario::Scenario& s, const Partitioning& plan,
+                                                 std::vector<runtime::PoolSet>& pools, const cc::Controller& cc,
+                                                 const HostStandIn& stand_in) {
+  if (plan.count == 1) return Testbed::build(s, pools[0], cc, stand_in);
+  std::vector<runtime::PoolSet*> each;
+  for (runtime::PoolSet& p : pools) each.push_back(&p);
+  return Testbed::build_partitioned(s, plan, each, cc, stand_in);
+}
+
+// run.json "partitions": how the run was split and what each part did.
+nlohmann::ordered_json partitions_json(Testbed& t, const Partitioning& plan, const runtime::PoolSizes& sizes,
+                                       const std::vector<runtime::PoolSet>& pools) {
+  runtime::PartitionedScheduler& ps = t.partitioned_scheduler();
+  nlohmann::ordered_json parts = nlohmann::ordered_json::array();
+  for (uint32_t p = 0; p < plan.count; ++p) {
+    parts.push_back({{"stages", ps.stages(p)}, {"polls", ps.polls(p)}, {"pools", pools_json(sizes, pools[p])}});
+  }
+  return {{"count", plan.count}, {"groups", plan.groups}, {"crossing_cables", plan.crossing_cables},
+          {"lookahead_ns", static_cast<double>(plan.lookahead.ps()) / 1e3}, {"windows", ps.windows()},
+          {"each", std::move(parts)}};
+}
+
+}  // namespace
+
 Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
                                 const std::string& command_line, const tap::CaptureRequest& capture,
                                 const HostStandIn& stand_in, const SeriesRequest& series) {
@@ -108,14 +152,17 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
   if (!sizes) return Error{sizes.error().message};
   const ResourcePlan resources = plan_resources(s, pool_config(s), sizes.value());
   if (Status st = check_resources(s, resources, series.dir); !st) return Error{st.message()};
+  auto plan = plan_partitions(s);
+  if (!plan) return Error{plan.error().message};
+  if (plan->count > 1 && !capture.empty()) {
+    return Error{fmt::format("--capture: not available with run.partitions = {} (each capture file is "
+                             "written by one thread); capture with run.partitions = 1", plan->count)};
+  }
   if (Status st = ensure_eal(sizes.value()); !st) return Error{st.message()};
-  // Virtual time: an empty pool is a sizing error, never packet loss (design.md); one
-  // thread allocates, so the pools are written as the run needs mbufs, not up front.
-  auto pools = runtime::PoolSet::create(sizes.value(), &wire::payload_byte,
-                                        fmt::format("run{}", g_runs++), runtime::OnEmpty::kFatal,
-                                        runtime::Populate::kOnDemand);
+  auto pools = make_pools(sizes.value(), plan->count);
   if (!pools) return Error{pools.error().message};
-  const PoolFree free_at_start = PoolFree::of(pools.value());
+  std::vector<PoolFree> free_at_start;
+  for (const runtime::PoolSet& p : pools.value()) free_at_start.push_back(PoolFree::of(p));
   auto algorithm = registry.resolve(s.cc.algorithm);
   if (!algorithm) return Error{"cc.algorithm: " + algorithm.error().message};
   auto cc = cc::configure(algorithm.value(), s.cc.params);
@@ -124,7 +171,7 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
   RunReport report;
   report.cc_resolved = resolved_params_json(cc.value());
   {
-    auto testbed = Testbed::build(s, pools.value(), cc.value(), stand_in);
+    auto testbed = build_testbed(s, plan.value(), pools.value(), cc.value(), stand_in);
     if (!testbed) return Error{testbed.error().message};
     Testbed& t = *testbed.value();
     // Virtual time: files stamped from the epoch, so the same run gives the same bytes.
@@ -133,12 +180,17 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
     auto recorder = SeriesRecorder::open(series, t, cc_state_names(t));
     if (!recorder) return Error{recorder.error().message};
     Sampler sampler(t, s.run.sample_interval, s.run.warmup, s.run.duration, *recorder.value());
-    t.scheduler().add(sampler);
+    if (t.partitioned()) t.partitioned_scheduler().set_serial(sampler);
+    else t.scheduler().add(sampler);
     const auto wall_start = std::chrono::steady_clock::now();
     runtime::RunStats stats;
     {
       ProgressLine progress(s.run.duration, [&t] { return t.frame_hops(); });
-      stats = run_in_slices(t.scheduler(), s.run.duration, progress);
+      stats = t.partitioned() ? run_in_slices(t.partitioned_scheduler(), s.run.duration, progress)
+                              : run_in_slices(t.scheduler(), s.run.duration, progress);
+    }
+    if (t.partitioned() && !t.partitioned_scheduler().violation().empty()) {
+      return Error{"internal error: parallel virtual time: " + t.partitioned_scheduler().violation()};
     }
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
@@ -146,7 +198,8 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
     const Time end = stats.idle || stopped ? stats.simulated : s.run.duration;
     report.summary = summarize(t, VirtualTotals(sampler, recorder.value()->depth()), end);
     report.run = run_json(command_line, wall, end, t.frame_hops(), stats.polls);
-    report.run["pools"] = pools_json(sizes.value(), pools.value());
+    report.run["pools"] = pools_json(sizes.value(), pools.value()[0]);
+    if (t.partitioned()) report.run["partitions"] = partitions_json(t, plan.value(), sizes.value(), pools.value());
     report.run["resources"] = resources.to_json();
     if (auto& c = captures.value()) {
       if (Status st = c->finish(); !st) return Error{st.message()};
@@ -156,9 +209,14 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
     report.cc_state_names = cc_state_names(t);
     if (Status st = finish_series(report, std::move(recorder).value()); !st) return Error{st.message()};
   }  // the testbed drains every queue and link here
-  add_pool_free(report.run["pools"], free_at_start, PoolFree::of(pools.value()));
-  if (Status st = pools.value().check_no_leaks(); !st) {
-    return Error{"internal error: mbufs leaked by the run: " + st.message()};
+  add_pool_free(report.run["pools"], free_at_start[0], PoolFree::of(pools.value()[0]));
+  for (uint32_t p = 0; p < pools.value().size(); ++p) {
+    if (plan->count > 1) {
+      add_pool_free(report.run["partitions"]["each"][p]["pools"], free_at_start[p], PoolFree::of(pools.value()[p]));
+    }
+    if (Status st = pools.value()[p].check_no_leaks(); !st) {
+      return Error{"internal error: mbufs leaked by the run: " + st.message()};
+    }
   }
   return report;
 }

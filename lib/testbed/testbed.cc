@@ -37,8 +37,22 @@ Expected<std::unique_ptr<Testbed>> Testbed::build(const scenario::Scenario& s,
                                                   const cc::Controller& cc,
                                                   const HostStandIn& stand_in) {
   std::unique_ptr<Testbed> t(new Testbed(s, false));
-  if (Status st = t->make(pools, cc, stand_in); !st) return Error{st.message()};
+  t->pools_ = {&pools};
+  if (Status st = t->make(cc, stand_in); !st) return Error{st.message()};
   t->wire_up();
+  return t;
+}
+
+Expected<std::unique_ptr<Testbed>> Testbed::build_partitioned(const scenario::Scenario& s,
+                                                              const Partitioning& plan,
+                                                              std::span<runtime::PoolSet* const> pools,
+                                                              const cc::Controller& cc,
+                                                              const HostStandIn& stand_in) {
+  std::unique_ptr<Testbed> t(new Testbed(s, false));
+  t->pools_.assign(pools.begin(), pools.end());
+  t->plan_ = plan;
+  if (Status st = t->make(cc, stand_in); !st) return Error{st.message()};
+  t->wire_up_partitions();
   return t;
 }
 
@@ -46,18 +60,19 @@ Expected<std::unique_ptr<Testbed>> Testbed::build_realtime(const scenario::Scena
                                                            runtime::PoolSet& pools,
                                                            const cc::Controller& cc) {
   std::unique_ptr<Testbed> t(new Testbed(s, true));
-  if (Status st = t->make(pools, cc, {}); !st) return Error{st.message()};
+  t->pools_ = {&pools};
+  if (Status st = t->make(cc, {}); !st) return Error{st.message()};
   if (Status st = t->make_bridges(); !st) return Error{st.message()};
   if (Status st = t->make_ports(pools); !st) return Error{st.message()};
   return t;  // no waker: realtime lcores poll every stage anyway
 }
 
-Status Testbed::make(runtime::PoolSet& pools, const cc::Controller& cc, const HostStandIn& stand_in) {
+Status Testbed::make(const cc::Controller& cc, const HostStandIn& stand_in) {
   if (Status st = make_links(); !st) return st;
   auto int_plan = plan_int(s_, cc.algorithm());
   if (!int_plan) return Error{int_plan.error().message};
-  if (Status st = make_hosts(pools, cc, stand_in); !st) return st;
-  if (Status st = make_switches(pools, *int_plan); !st) return st;
+  if (Status st = make_hosts(cc, stand_in); !st) return st;
+  if (Status st = make_switches(*int_plan); !st) return st;
   return make_flows(cc.algorithm(), *int_plan);
 }
 
@@ -128,7 +143,7 @@ Status Testbed::make_links() {
   return {};
 }
 
-Status Testbed::make_hosts(runtime::PoolSet& pools, const cc::Controller& cc, const HostStandIn& stand_in) {
+Status Testbed::make_hosts(const cc::Controller& cc, const HostStandIn& stand_in) {
   std::vector<uint32_t> qps(s_.topology.hosts.size(), 0);
   for (const scenario::Flow& f : s_.flows) {
     ++qps[f.src];
@@ -141,6 +156,7 @@ Status Testbed::make_hosts(runtime::PoolSet& pools, const cc::Controller& cc, co
       continue;
     }
     const scenario::HostNode& h = s_.topology.hosts[i];
+    runtime::PoolSet& pools = pools_of(NodeRef{NodeKind::kHost, static_cast<uint32_t>(i)});
     const scenario::Link& l = s_.topology.links[h.link];
     const bool is_a = l.a.node == NodeRef{NodeKind::kHost, static_cast<uint32_t>(i)};
     const EndLinks e = end_links(h.link, is_a);
@@ -178,7 +194,7 @@ const cc::Controller& Testbed::controller_of(uint32_t host, const cc::Controller
   return *it->controller;
 }
 
-Status Testbed::make_switches(runtime::PoolSet& pools, const IntPlan& int_plan) {
+Status Testbed::make_switches(const IntPlan& int_plan) {
   for (size_t i = 0; i < s_.topology.switches.size(); ++i) {
     if (!built(NodeRef{NodeKind::kSwitch, static_cast<uint32_t>(i)})) {
       switches_.push_back(nullptr);  // in another process
@@ -197,6 +213,7 @@ Status Testbed::make_switches(runtime::PoolSet& pools, const IntPlan& int_plan) 
     uint64_t mix = s_.run.seed ^ (0x5157'0000ULL + i);
     sw::SwitchConfig config = node.config;
     if (int_plan.on()) config.int_dscp = int_plan.dscp;
+    runtime::PoolSet& pools = pools_of(NodeRef{NodeKind::kSwitch, static_cast<uint32_t>(i)});
     auto made = sw::Switch::make(std::move(config), std::move(ports), &pools.control(),
                                  splitmix64(mix));
     if (!made) return Error{fmt::format("switch {}: {}", node.name, made.error().message)};
@@ -285,6 +302,32 @@ void Testbed::wire_up() {
   }
 }
 
+// As wire_up(), each stage under its partition's scheduler: the stages of one partition keep
+// their relative order (hosts, then switches), which is all that orders same-instant events
+// there. A cable between partitions is two crossing links, each sent from its own side.
+void Testbed::wire_up_partitions() {
+  parallel_ = std::make_unique<runtime::PartitionedScheduler>(plan_->count, plan_->lookahead);
+  auto stage = [&](NodeRef n) -> runtime::Stage& {
+    if (n.kind == NodeKind::kSwitch) return *switches_[n.index];
+    if (hosts_[n.index]) return *hosts_[n.index];
+    return *stand_ins_[n.index];
+  };
+  for (uint32_t i = 0; i < hosts_.size(); ++i) parallel_->add(stage({NodeKind::kHost, i}), plan_->of_host[i]);
+  for (uint32_t i = 0; i < switches_.size(); ++i) {
+    parallel_->add(stage({NodeKind::kSwitch, i}), plan_->of_switch[i]);
+  }
+  for (size_t i = 0; i < links_.size(); ++i) {
+    const scenario::Link& l = s_.topology.links[i];
+    const uint32_t pa = plan_->of(l.a.node), pb = plan_->of(l.b.node);
+    links_[i].ab->connect_receiver(&parallel_->waker(pb), stage(l.b.node).id());
+    links_[i].ba->connect_receiver(&parallel_->waker(pa), stage(l.a.node).id());
+    if (pa != pb) {
+      parallel_->add_crossing(*links_[i].ab, pa, pb);
+      parallel_->add_crossing(*links_[i].ba, pb, pa);
+    }
+  }
+}
+
 const runtime::WireLink& Testbed::switch_tx(uint32_t sw_index, uint16_t port) const {
   const uint32_t li = s_.topology.switches[sw_index].port_links[port];
   const scenario::Link& l = s_.topology.links[li];
@@ -306,7 +349,9 @@ uint64_t Testbed::fault_drops() const {
   uint64_t n = 0;
   for (const LinkPair& p : links_) {
     for (const auto* w : {p.ab.get(), p.ba.get(), p.b_tx.get(), p.b_rx.get()}) {
-      if (w != nullptr) n += w->counters().dropped_fault + w->counters().dropped_link_down;
+      if (w == nullptr) continue;
+      const runtime::WireLinkCounters& c = w->counters();
+      n += c.dropped_fault + c.dropped_link_down + c.lost_down_in_flight;
     }
   }
   return n;

@@ -2,7 +2,9 @@
 // every flow as a queue pair on its source and one on its destination, the faults on
 // their links and hosts. Built once; the runner then runs it and reads counters.
 //
-// Virtual time: every stage under one virtual-time scheduler (scheduler()).
+// Virtual time: every stage under one virtual-time scheduler (scheduler()), or, split into
+// partitions (partitioning.h), each partition's under its own scheduler of
+// partitioned_scheduler(), allocating from its own pools.
 // Realtime: the stages are placed on lcores (scenario [realtime]); a cable whose ends are
 // on different lcores (or every cable, with links = "ring") is cut in two: each end keeps
 // its own wire pair, whose far end is an EthBridge to one side of an rte_ring port pair
@@ -11,6 +13,8 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
+#include <span>
 #include <vector>
 
 #include "cc_algos/controller.h"
@@ -19,12 +23,14 @@
 #include "ethport/eth_port.h"
 #include "host/host.h"
 #include "runtime/link_faults.h"
+#include "runtime/partitioned_scheduler.h"
 #include "runtime/pool/mbuf_pool_set.h"
 #include "runtime/virtual_scheduler.h"
 #include "runtime/wire_link.h"
 #include "scenario/scenario.h"
 #include "switch/switch.h"
 #include "testbed/int_plan.h"
+#include "testbed/partitioning.h"
 
 namespace rtb::testbed {
 
@@ -77,6 +83,13 @@ class Testbed {
                                                   runtime::PoolSet& pools,
                                                   const cc::Controller& cc,
                                                   const HostStandIn& stand_in = {});
+  // Virtual time over plan.count > 1 threads: the stages of partition p use *pools[p]; a
+  // cable between partitions is a crossing link of partitioned_scheduler().
+  static Expected<std::unique_ptr<Testbed>> build_partitioned(const scenario::Scenario& s,
+                                                              const Partitioning& plan,
+                                                              std::span<runtime::PoolSet* const> pools,
+                                                              const cc::Controller& cc,
+                                                              const HostStandIn& stand_in = {});
   // Realtime: placed on lcores, cut cables bridged through rte_ring port pairs.
   static Expected<std::unique_ptr<Testbed>> build_realtime(const scenario::Scenario& s,
                                                            runtime::PoolSet& pools,
@@ -84,6 +97,9 @@ class Testbed {
   ~Testbed();
 
   runtime::VirtualScheduler& scheduler() { return scheduler_; }
+  // Built by build_partitioned() only.
+  bool partitioned() const { return parallel_ != nullptr; }
+  runtime::PartitionedScheduler& partitioned_scheduler() { return *parallel_; }
   const scenario::Scenario& scenario() const { return s_; }
   // Realtime runs split across processes build only their nodes (scenario [realtime]).
   bool has_host(uint32_t i) const { return hosts_[i] != nullptr; }
@@ -112,18 +128,20 @@ class Testbed {
 
  private:
   Testbed(const scenario::Scenario& s, bool realtime) : s_(s), realtime_(realtime) {}
-  Status make(runtime::PoolSet& pools, const cc::Controller& cc, const HostStandIn& stand_in);
+  Status make(const cc::Controller& cc, const HostStandIn& stand_in);
+  runtime::PoolSet& pools_of(scenario::NodeRef n) const { return *pools_[plan_ ? plan_->of(n) : 0]; }
   bool cut(const scenario::Link& l) const;
   bool built(scenario::NodeRef n) const;
   Status make_ports(runtime::PoolSet& pools);
   void post_messages(host::Host& a, uint32_t qp, const scenario::Flow& f);
   Status make_links();
   Status make_bridges();
-  Status make_hosts(runtime::PoolSet& pools, const cc::Controller& cc, const HostStandIn& stand_in);
+  Status make_hosts(const cc::Controller& cc, const HostStandIn& stand_in);
   const cc::Controller& controller_of(uint32_t host, const cc::Controller& cc);
-  Status make_switches(runtime::PoolSet& pools, const IntPlan& int_plan);
+  Status make_switches(const IntPlan& int_plan);
   Status make_flows(const cc::Algorithm& algorithm, const IntPlan& int_plan);
   void wire_up();
+  void wire_up_partitions();
 
   const scenario::Scenario& s_;
   bool realtime_ = false;
@@ -137,7 +155,10 @@ class Testbed {
   std::vector<runtime::Stage*> stand_ins_;  // per host index: the stage in its place, or null
   std::vector<std::unique_ptr<sw::Switch>> switches_;
   std::vector<FlowQps> flow_qps_;
+  std::vector<runtime::PoolSet*> pools_;  // one, or one per partition
+  std::optional<Partitioning> plan_;      // build_partitioned() only
   runtime::VirtualScheduler scheduler_;
+  std::unique_ptr<runtime::PartitionedScheduler> parallel_;
 };
 
 }  // namespace rtb::testbed

@@ -101,7 +101,8 @@ TEST(LinkFaults, LinkDownLosesFramesStartedOrArrivingWhileDown) {
   f.down_between(Time::ns(250), Time::ns(420));
   const FaultRun r = run_with(f, 8, Time::ns(100));
   EXPECT_EQ(r.tags, (std::vector<uint8_t>{0, 1, 5, 6, 7}));
-  EXPECT_EQ(r.counters.dropped_link_down, 3u);
+  EXPECT_EQ(r.counters.dropped_link_down, 2u);     // frames 3 and 4, as they started
+  EXPECT_EQ(r.counters.lost_down_in_flight, 1u);   // frame 2, on the cable
   EXPECT_TRUE(f.down_at(Time::ns(250)));
   EXPECT_FALSE(f.down_at(Time::ns(420)));
 }

@@ -1,0 +1,145 @@
+#include "runtime/partitioned_scheduler.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+
+namespace rtb::runtime {
+
+PartitionedScheduler::PartitionedScheduler(uint32_t partitions, Time lookahead) : lookahead_(lookahead) {
+  for (uint32_t p = 0; p < partitions; ++p) parts_.push_back(std::make_unique<Part>());
+}
+
+PartitionedScheduler::~PartitionedScheduler() {
+  if (!started_) return;
+  quit_ = true;
+  barrier_->arrive_and_wait();  // the other threads see quit_ and return
+  for (std::thread& t : threads_) t.join();
+}
+
+StageId PartitionedScheduler::add(Stage& stage, uint32_t partition) {
+  ++parts_[partition]->stages;
+  return parts_[partition]->scheduler.add(stage);
+}
+
+void PartitionedScheduler::add_crossing(WireLink& link, uint32_t from, uint32_t to) {
+  link.make_crossing();
+  parts_[from]->outgoing.push_back(&link);
+  parts_[to]->incoming.push_back(&link);
+  ++crossings_;
+}
+
+void PartitionedScheduler::start_threads() {
+  started_ = true;
+  for (auto& part : parts_) part->report[0] = part->scheduler.next_event();
+  serial_next_ = serial_ != nullptr ? serial_->next_deadline() : Time::never();
+  barrier_ = std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(parts_.size()));
+  for (uint32_t p = 1; p < parts_.size(); ++p) {
+    threads_.emplace_back([this, p] {
+      for (;;) {
+        barrier_->arrive_and_wait();  // the start of a run, or the end of the scheduler
+        if (quit_) return;
+        run_windows(p);
+        barrier_->arrive_and_wait();  // every thread has decided: the caller may set until_
+      }
+    });
+  }
+}
+
+// Every thread decides the same: it reads only what the threads wrote before the last
+// barrier, in the reports of the parity of the windows run so far.
+bool PartitionedScheduler::decide(const Part& mine, Window& w) const {
+  const uint32_t k = mine.window & 1;
+  Time next = serial_next_;
+  for (const auto& part : parts_) {
+    if (part->failed[k]) return false;
+    next = std::min(next, part->report[k]);
+  }
+  if (next.is_never() || next > until_) return false;
+  w.next = next;
+  w.end = std::min({next + lookahead_ - Time::ps(1), serial_next_, until_});
+  return true;
+}
+
+void PartitionedScheduler::run_window(Part& part, const Window& w) {
+  const uint64_t window = ++part.window;
+  const uint32_t k = window & 1;
+  part.failed[k] = false;
+  for (WireLink* link : part.incoming) {
+    if (!link->take_staged(window, part.done_through + Time::ps(1))) {
+      part.violation = fmt::format(
+          "link {}: a frame was due at or before {} ps, the end of its receiver's last window: "
+          "the lookahead ({} ps) is longer than the link's propagation delay ({} ps)",
+          link->config().name, part.done_through.ps(), lookahead_.ps(), link->config().propagation.ps());
+      part.failed[k] = true;
+      part.report[k] = Time::never();
+      return;
+    }
+  }
+  for (WireLink* link : part.outgoing) link->begin_window(window);
+  const RunStats s = part.scheduler.run(w.end);
+  part.polls += s.polls;
+  part.last_polled = s.last_polled;
+  Time report = part.scheduler.next_event();
+  for (const WireLink* link : part.outgoing) report = std::min(report, link->first_staged());
+  part.report[k] = report;
+  part.done_through = w.end;
+}
+
+void PartitionedScheduler::poll_serial(Time at) {
+  serial_->poll(at);
+  ++serial_polls_;
+  serial_last_ = at;
+  serial_next_ = serial_->next_deadline();
+}
+
+void PartitionedScheduler::run_windows(uint32_t p) {
+  Part& part = *parts_[p];
+  Window w;
+  while (decide(part, w)) {
+    run_window(part, w);
+    const bool serial_due = serial_ != nullptr && serial_next_ == w.end;  // read before anyone moves it
+    barrier_->arrive_and_wait();
+    if (serial_due) {
+      if (p == 0) poll_serial(w.end);
+      barrier_->arrive_and_wait();
+    }
+  }
+}
+
+RunStats PartitionedScheduler::run(Time until) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  if (!started_) start_threads();
+  uint64_t before = serial_polls_;
+  for (const auto& part : parts_) before += part->polls;
+  until_ = until;
+  barrier_->arrive_and_wait();  // the other threads start this run
+  run_windows(0);
+  barrier_->arrive_and_wait();  // no thread still reads until_ for its last decision
+
+  // Everything read below was written before the last barrier every thread passed.
+  RunStats stats;
+  const uint32_t k = parts_[0]->window & 1;
+  Time next = serial_next_;
+  Time last = serial_last_;
+  stats.polls = serial_polls_ - before;
+  for (const auto& part : parts_) {
+    stats.polls += part->polls;
+    if (part->failed[k] && violation_.empty()) violation_ = part->violation;
+    next = std::min(next, part->report[k]);
+    if (!part->last_polled.is_never()) last = last.is_never() ? part->last_polled : std::max(last, part->last_polled);
+  }
+  stats.last_polled = last;
+  stats.idle = next.is_never() && violation_.empty();
+  if (stats.idle) {
+    stats.simulated = last.is_never() ? Time::zero() : last;
+  } else {
+    stats.simulated = violation_.empty() ? until : parts_[0]->done_through;
+  }
+  stats.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  return stats;
+}
+
+}  // namespace rtb::runtime

@@ -1,0 +1,120 @@
+// Parallel virtual time (design.md "Time", virtual): the stages split into partitions, each
+// under its own VirtualScheduler on its own thread, synchronised conservatively in windows
+// (Chandy-Misra-Bryant lookahead; here a barrier per window, as in Unison, EuroSys'24).
+//
+// Partitions meet only at crossing links (WireLink::make_crossing()). A frame started on one
+// at time t arrives no earlier than t + its propagation delay, so if every window is at most
+// `lookahead` (the smallest crossing propagation delay) long, no frame sent in a window is
+// due in that window: each partition runs the window alone, and the frames it staged are
+// handed to their receivers before the next one. Each window:
+//
+//   1. every thread computes the same window (next, end]: `next` is the earliest event any
+//      partition reported (its scheduler's next deadline and the arrivals it staged), end =
+//      min(next + lookahead - 1 ps, the serial stage's deadline, until);
+//   2. each partition takes in the frames staged for it in the previous window (and checks
+//      that none is due at or before the previous end: a lookahead violation), then runs
+//      its scheduler to `end`, then reports its next event;
+//   3. barrier; if the serial stage (the sampler, which reads every partition) is due at
+//      `end`, the first thread polls it alone, and a second barrier follows.
+//
+// Within a partition, stages are polled in (time, stage id) order with ids in the order they
+// were added, as in one VirtualScheduler; across partitions nothing happens at the same
+// instant that one partition could see of another. So every stage is polled at the same
+// instants with the same inputs as in a single scheduler holding every stage (in the same
+// relative order), and results are byte-identical for any partition count. Windows only
+// change how often threads wait: with a lookahead of 10 ns (2 m cables) a busy 400 Gb/s
+// fabric has a frame or two per window per link, and the barrier dominates.
+//
+// The caller's thread runs partition 0; the others run on threads started at the first
+// run() and kept, parked at the barrier, between runs (a run in slices costs no new threads).
+#pragma once
+
+#include <array>
+#include <barrier>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/units.h"
+#include "runtime/stage.h"
+#include "runtime/virtual_scheduler.h"
+#include "runtime/wire_link.h"
+
+namespace rtb::runtime {
+
+class PartitionedScheduler {
+ public:
+  // partitions >= 1; lookahead > 0: no crossing link may have a shorter propagation delay.
+  PartitionedScheduler(uint32_t partitions, Time lookahead);
+  ~PartitionedScheduler();
+  PartitionedScheduler(const PartitionedScheduler&) = delete;
+  PartitionedScheduler& operator=(const PartitionedScheduler&) = delete;
+
+  uint32_t partitions() const { return static_cast<uint32_t>(parts_.size()); }
+  Time lookahead() const { return lookahead_; }
+  // Before the first run(). Ids are per partition, in the order added.
+  StageId add(Stage& stage, uint32_t partition);
+  // What a link delivering into `partition` wakes.
+  Waker& waker(uint32_t partition) { return parts_[partition]->scheduler; }
+  // A link whose receiver is connected to waker(to) and whose sender is in `from`.
+  void add_crossing(WireLink& link, uint32_t from, uint32_t to);
+  // A stage polled alone at its deadlines once every partition has run through them: it may
+  // read any partition (the sampler). It must not send frames. At most one.
+  void set_serial(Stage& stage) { serial_ = &stage; }
+
+  // Runs until `until` (inclusive) or until no stage has work; as VirtualScheduler::run.
+  // violation() is non-empty if a crossing frame was due before its receiver could see it;
+  // the run then stops at once.
+  RunStats run(Time until = Time::never());
+  const std::string& violation() const { return violation_; }
+
+  uint64_t windows() const { return parts_[0]->window; }
+  uint64_t polls(uint32_t partition) const { return parts_[partition]->polls; }
+  uint32_t stages(uint32_t partition) const { return parts_[partition]->stages; }
+  uint32_t crossing_links() const { return crossings_; }
+
+ private:
+  struct alignas(64) Part {
+    VirtualScheduler scheduler;
+    uint32_t stages = 0;
+    std::vector<WireLink*> incoming;  // crossing links this partition receives from
+    std::vector<WireLink*> outgoing;  // crossing links this partition sends on
+    uint64_t window = 0;              // windows run, the same on every thread
+    Time done_through = Time::zero(); // the end of the last window
+    uint64_t polls = 0;
+    Time last_polled = Time::never();
+    // Its next event (including the arrivals it staged) and whether a lookahead violation
+    // stopped it, by the parity of the window that wrote them: a thread still deciding
+    // window k reads parity k-1 while a faster one writes parity k.
+    std::array<Time, 2> report{Time::never(), Time::never()};
+    std::array<bool, 2> failed{false, false};
+    std::string violation;
+  };
+  struct Window {
+    Time next;
+    Time end;
+  };
+  bool decide(const Part& mine, Window& w) const;
+  void run_windows(uint32_t p);
+  void run_window(Part& part, const Window& w);
+  void poll_serial(Time at);
+  void start_threads();
+
+  std::vector<std::unique_ptr<Part>> parts_;
+  Time lookahead_;
+  Stage* serial_ = nullptr;
+  Time serial_next_ = Time::never();  // written by the first thread between barriers
+  Time serial_last_ = Time::never();
+  uint64_t serial_polls_ = 0;
+  uint32_t crossings_ = 0;
+  Time until_;
+  bool quit_ = false;
+  bool started_ = false;
+  std::string violation_;
+  std::unique_ptr<std::barrier<>> barrier_;
+  std::vector<std::thread> threads_;
+};
+
+}  // namespace rtb::runtime

@@ -1,0 +1,235 @@
+// Parallel virtual time: stages on two threads, exchanging frames over crossing links, give
+// the same polls at the same instants as one scheduler; a crossing frame never arrives
+// before its time; windows longer than a crossing link's delay are caught.
+#include "runtime/partitioned_scheduler.h"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "runtime/virtual_scheduler.h"
+#include "tests/runtime/test_pool.h"
+
+namespace rtb::runtime {
+namespace {
+
+using testing::frames_in_use;
+using testing::make_frame;
+
+struct Event {
+  Time at;
+  uint8_t hops_left;
+  bool operator==(const Event&) const = default;
+};
+
+// Sends every frame it receives back out, `turnaround` later, with its first byte (hops
+// left) one lower; frees it at 0. Starts with frames of its own at given instants.
+class Echo final : public Stage {
+ public:
+  Echo(std::string name, WireLink& in, WireLink& out, Time turnaround)
+      : Stage(std::move(name)), in_(in), out_(out), turnaround_(turnaround) {}
+  ~Echo() override {
+    for (const Pending& p : pending_) rte_pktmbuf_free(p.frame);
+  }
+  void start_with(Time at, uint8_t hops) { pending_.push_back({at, make_frame(200 + hops, hops)}); }
+  void poll(Time now) override {
+    rte_mbuf* burst[16];
+    while (uint32_t n = in_.receive(now, burst, 16)) {
+      for (uint32_t i = 0; i < n; ++i) {
+        uint8_t& hops = *rte_pktmbuf_mtod(burst[i], uint8_t*);
+        arrivals_.push_back({now, hops});
+        if (hops == 0) {
+          rte_pktmbuf_free(burst[i]);
+          continue;
+        }
+        --hops;
+        pending_.push_back({now + turnaround_, burst[i]});
+      }
+    }
+    while (!pending_.empty() && pending_.front().at <= now && out_.can_send(now)) {
+      out_.send(now, pending_.front().frame);
+      pending_.pop_front();
+    }
+  }
+  Time next_deadline() const override {
+    Time t = in_.next_arrival();
+    if (!pending_.empty()) t = std::min(t, std::max(pending_.front().at, out_.free_at()));
+    return t;
+  }
+  const std::vector<Event>& arrivals() const { return arrivals_; }
+  uint64_t received() const { return arrivals_.size(); }
+
+ private:
+  struct Pending {
+    Time at;
+    rte_mbuf* frame;
+  };
+  WireLink& in_;
+  WireLink& out_;
+  Time turnaround_;
+  std::deque<Pending> pending_;
+  std::vector<Event> arrivals_;
+};
+
+// Reads both echoes at every interval: the serial stage of a partitioned run.
+class Counter final : public Stage {
+ public:
+  Counter(const Echo& a, const Echo& b, Time interval) : Stage("counter"), a_(a), b_(b), interval_(interval) {}
+  void poll(Time now) override {
+    if (now < next_) return;
+    seen_.push_back({now, a_.received(), b_.received()});
+    next_ = next_ + interval_;
+  }
+  Time next_deadline() const override { return next_; }
+  struct Seen {
+    Time at;
+    uint64_t a, b;
+    bool operator==(const Seen&) const = default;
+  };
+  const std::vector<Seen>& seen() const { return seen_; }
+
+ private:
+  const Echo& a_;
+  const Echo& b_;
+  Time interval_;
+  Time next_ = Time::zero();
+  std::vector<Seen> seen_;
+};
+
+// Two echoes joined by a cable, with frames bouncing between them.
+struct Cable2 {
+  explicit Cable2(Time propagation)
+      : ab({"a->b", Rate::gbps(100), propagation, Bytes(9'216)}),
+        ba({"b->a", Rate::gbps(100), propagation, Bytes(9'216)}),
+        a("a", ba, ab, Time::ns(3)),
+        b("b", ab, ba, Time::ns(7)),
+        counter(a, b, Time::ns(250)) {
+    for (uint8_t i = 0; i < 20; ++i) a.start_with(Time::ns(13) * i, static_cast<uint8_t>(30 + i));
+    for (uint8_t i = 0; i < 5; ++i) b.start_with(Time::ns(101) * i, static_cast<uint8_t>(40 + i));
+  }
+  WireLink ab, ba;
+  Echo a, b;
+  Counter counter;
+};
+
+constexpr Time kUntil = Time::us(40);
+
+struct Outcome {
+  std::vector<Event> a, b;
+  std::vector<Counter::Seen> seen;
+  RunStats stats;
+};
+
+Outcome run_single(Time propagation) {
+  Cable2 c(propagation);
+  VirtualScheduler s;
+  s.add(c.a);
+  s.add(c.b);
+  s.add(c.counter);  // last: it reads both after every poll at its instant
+  c.ab.connect_receiver(&s, c.b.id());
+  c.ba.connect_receiver(&s, c.a.id());
+  Outcome o;
+  o.stats = s.run(kUntil);
+  o.a = c.a.arrivals();
+  o.b = c.b.arrivals();
+  o.seen = c.counter.seen();
+  return o;
+}
+
+Outcome run_partitioned(Time propagation, Time lookahead, std::vector<Time> slices, std::string* violation = nullptr) {
+  Cable2 c(propagation);
+  PartitionedScheduler s(2, lookahead);
+  s.add(c.a, 0);
+  s.add(c.b, 1);
+  s.set_serial(c.counter);
+  c.ab.connect_receiver(&s.waker(1), c.b.id());
+  c.ba.connect_receiver(&s.waker(0), c.a.id());
+  s.add_crossing(c.ab, 0, 1);
+  s.add_crossing(c.ba, 1, 0);
+  Outcome o;
+  for (Time until : slices) {
+    const RunStats r = s.run(until);
+    o.stats.polls += r.polls;
+    o.stats.simulated = r.simulated;
+    o.stats.idle = r.idle;
+  }
+  if (violation != nullptr) *violation = s.violation();
+  o.a = c.a.arrivals();
+  o.b = c.b.arrivals();
+  o.seen = c.counter.seen();
+  if (s.violation().empty()) {
+    EXPECT_GT(s.windows(), 10u);
+  }
+  return o;
+}
+
+TEST(PartitionedScheduler, TwoPartitionsPollLikeOneScheduler) {
+  const unsigned before = frames_in_use();
+  const Time prop = Time::ns(100);
+  const Outcome one = run_single(prop);
+  const Outcome two = run_partitioned(prop, prop, {kUntil});
+  ASSERT_GT(one.a.size(), 100u);
+  EXPECT_EQ(one.a, two.a);
+  EXPECT_EQ(one.b, two.b);
+  EXPECT_EQ(one.seen, two.seen);
+  EXPECT_EQ(one.stats.simulated, two.stats.simulated);
+  EXPECT_EQ(frames_in_use(), before);  // every frame freed, on whichever thread
+}
+
+TEST(PartitionedScheduler, SlicesAndShorterWindowsChangeNothing) {
+  const Time prop = Time::ns(100);
+  const Outcome one = run_single(prop);
+  std::vector<Time> slices;
+  for (Time t = Time::ns(777); t < kUntil; t += Time::ns(777)) slices.push_back(t);
+  slices.push_back(kUntil);
+  const Outcome short_windows = run_partitioned(prop, Time::ns(37), {kUntil});
+  EXPECT_EQ(one.seen, short_windows.seen) << "short windows";
+  const Outcome sliced_only = run_partitioned(prop, prop, slices);
+  EXPECT_EQ(one.seen, sliced_only.seen) << "slices";
+  const Outcome sliced = run_partitioned(prop, Time::ns(37), slices);
+  EXPECT_EQ(one.a, sliced.a);
+  EXPECT_EQ(one.b, sliced.b);
+  EXPECT_EQ(one.seen, sliced.seen);
+}
+
+TEST(PartitionedScheduler, ACrossingFrameArrivesExactlyAfterItsDelayNeverBefore) {
+  // One frame each way: a's starts at 0 (200 + 30 bytes: 254 x 80 ps on the wire).
+  const Time prop = Time::ns(100);
+  const Outcome two = run_partitioned(prop, prop, {kUntil});
+  ASSERT_FALSE(two.b.empty());
+  const Time first_at_b = Time::ps(80) * (200 + 30 + 4 + 20) + prop;
+  EXPECT_EQ(two.b.front().at, first_at_b);
+  EXPECT_EQ(two.b.front().hops_left, 30);
+}
+
+TEST(PartitionedScheduler, WindowsLongerThanACrossingDelayAreCaught) {
+  const unsigned before = frames_in_use();
+  std::string violation;
+  run_partitioned(Time::ns(100), Time::us(1), {kUntil}, &violation);
+  EXPECT_TRUE(violation.starts_with("link a->b: ") || violation.starts_with("link b->a: ")) << violation;
+  EXPECT_NE(violation.find("lookahead (1000000 ps) is longer than the link's propagation delay (100000 ps)"),
+            std::string::npos) << violation;
+  EXPECT_EQ(frames_in_use(), before);  // staged frames are freed with their links
+}
+
+TEST(PartitionedScheduler, AnIdleRunEndsAtItsLastPoll) {
+  // Frames that stop bouncing: both runs go idle at the same last instant.
+  const Time prop = Time::ns(100);
+  Cable2 c(prop);
+  PartitionedScheduler s(2, prop);
+  s.add(c.a, 0);
+  s.add(c.b, 1);
+  c.ab.connect_receiver(&s.waker(1), c.b.id());
+  c.ba.connect_receiver(&s.waker(0), c.a.id());
+  s.add_crossing(c.ab, 0, 1);
+  s.add_crossing(c.ba, 1, 0);
+  const RunStats r = s.run(Time::never());
+  EXPECT_TRUE(r.idle);
+  const Time last = std::max(c.a.arrivals().back().at, c.b.arrivals().back().at);
+  EXPECT_EQ(r.simulated, last);
+}
+
+}  // namespace
+}  // namespace rtb::runtime
