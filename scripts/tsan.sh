@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # ThreadSanitizer on a realtime run placed on two lcores (tests/testbed/lcores_run_test.cc:
 # senders on lcores 0 and 1, the switch and the receiver on 1, two "set" commands during
-# the run, sampling every 20 us). Fails on any data race TSan reports.
+# the run, sampling every 20 us), then on parallel virtual time (partitions_run_test.cc:
+# the leaf-spine all-to-all and the PFC storm on 1, 2 and 3 threads). Fails on any data
+# race TSan reports.
 #
 # A separate build directory, never the release one: -fsanitize=thread, -O1 with debug
 # information (readable reports), tests on, no LTO. Only the test binary and what it
@@ -25,7 +27,7 @@ if [ ! -f "$build/build.ninja" ]; then
     -Db_sanitize=thread -Db_lto=false -Db_ndebug=false -Dtests=true >"$log" 2>&1 ||
     { cat "$log"; echo "tsan.sh: meson setup $build failed" >&2; exit 1; }
 fi
-ninja -C "$build" ${JOBS:+-j "$JOBS"} tests/testbed/lcores_run_test >"$log" 2>&1 ||
+ninja -C "$build" ${JOBS:+-j "$JOBS"} tests/testbed/lcores_run_test tests/testbed/partitions_run_test >"$log" 2>&1 ||
   { cat "$log"; echo "tsan.sh: building $build failed" >&2; exit 1; }
 
 # halt_on_error: the first report ends the run with exit code 66; history_size: the earlier
@@ -33,4 +35,7 @@ ninja -C "$build" ${JOBS:+-j "$JOBS"} tests/testbed/lcores_run_test >"$log" 2>&1
 # does not fit every address-space randomisation a kernel may use (vm.mmap_rnd_bits > 28).
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 history_size=4"
 export ROCETB_SOURCE_ROOT="$root"
-exec setarch "$(uname -m)" -R "$build/tests/testbed/lcores_run_test"
+setarch "$(uname -m)" -R "$build/tests/testbed/lcores_run_test"
+exec setarch "$(uname -m)" -R "$build/tests/testbed/partitions_run_test" \
+  --gtest_filter='*alltoall_leafspine:*storm_leafspine:Partitioning.*'
+
