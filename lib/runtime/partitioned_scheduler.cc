@@ -1,11 +1,24 @@
 #include "runtime/partitioned_scheduler.h"
 
 #include <fmt/format.h>
+#include <pthread.h>
+#include <sched.h>
 
 #include <algorithm>
 #include <chrono>
 
 namespace rtb::runtime {
+namespace {
+
+void allow_cpus(const std::vector<unsigned>& cpus) {
+  if (cpus.empty()) return;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  for (unsigned c : cpus) CPU_SET(c, &set);
+  pthread_setaffinity_np(pthread_self(), sizeof set, &set);  // best effort: a refusal only costs speed
+}
+
+}  // namespace
 
 PartitionedScheduler::PartitionedScheduler(uint32_t partitions, Time lookahead) : lookahead_(lookahead) {
   for (uint32_t p = 0; p < partitions; ++p) parts_.push_back(std::make_unique<Part>());
@@ -37,6 +50,7 @@ void PartitionedScheduler::start_threads() {
   barrier_ = std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(parts_.size()));
   for (uint32_t p = 1; p < parts_.size(); ++p) {
     threads_.emplace_back([this, p] {
+      allow_cpus(thread_cpus_);
       for (;;) {
         barrier_->arrive_and_wait();  // the start of a run, or the end of the scheduler
         if (quit_) return;

@@ -63,6 +63,10 @@ class PartitionedScheduler {
   // A stage polled alone at its deadlines once every partition has run through them: it may
   // read any partition (the sampler). It must not send frames. At most one.
   void set_serial(Stage& stage) { serial_ = &stage; }
+  // The CPUs the other threads may run on (the caller's thread keeps its own): the EAL pins
+  // the thread that started it to one core, and threads inherit that, so without this every
+  // partition would share that one core. Empty: inherit.
+  void set_thread_cpus(std::vector<unsigned> cpus) { thread_cpus_ = std::move(cpus); }
 
   // Runs until `until` (inclusive) or until no stage has work; as VirtualScheduler::run.
   // violation() is non-empty if a crossing frame was due before its receiver could see it;
@@ -115,6 +119,7 @@ class PartitionedScheduler {
   std::string violation_;
   std::unique_ptr<std::barrier<>> barrier_;
   std::vector<std::thread> threads_;
+  std::vector<unsigned> thread_cpus_;
 };
 
 }  // namespace rtb::runtime

@@ -139,6 +139,7 @@ nlohmann::ordered_json partitions_json(Testbed& t, const Partitioning& plan, con
   }
   return {{"count", plan.count}, {"groups", plan.groups}, {"crossing_cables", plan.crossing_cables},
           {"lookahead_ns", static_cast<double>(plan.lookahead.ps()) / 1e3}, {"windows", ps.windows()},
+          {"thread_cpus", runtime::cpus_before_eal()},
           {"each", std::move(parts)}};
 }
 
@@ -180,8 +181,12 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
     auto recorder = SeriesRecorder::open(series, t, cc_state_names(t));
     if (!recorder) return Error{recorder.error().message};
     Sampler sampler(t, s.run.sample_interval, s.run.warmup, s.run.duration, *recorder.value());
-    if (t.partitioned()) t.partitioned_scheduler().set_serial(sampler);
-    else t.scheduler().add(sampler);
+    if (t.partitioned()) {
+      t.partitioned_scheduler().set_serial(sampler);
+      t.partitioned_scheduler().set_thread_cpus(runtime::cpus_before_eal());
+    } else {
+      t.scheduler().add(sampler);
+    }
     const auto wall_start = std::chrono::steady_clock::now();
     runtime::RunStats stats;
     {

@@ -5,6 +5,7 @@
 
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -25,6 +26,8 @@ EalState g_state = EalState::kNotStarted;
 // rte_eal_init may keep pointers into argv, so the strings live as long as the process.
 std::vector<std::string> g_args;
 std::vector<char*> g_argv;
+
+std::vector<unsigned> g_cpus_before;  // sched_getaffinity before rte_eal_init pinned us
 
 std::string g_runtime_dir;
 bool g_own_runtime_dir = false;  // its --file-prefix is one rocetb made for this process
@@ -102,6 +105,8 @@ std::string explain_eal_failure(int err, const std::vector<std::string>& args) {
   }
 }
 
+const std::vector<unsigned>& cpus_before_eal() { return g_cpus_before; }
+
 Status start_eal(const EalOptions& options) {
   if (g_state != EalState::kNotStarted) return Error{already_message()};
   auto args = eal_arguments(options, probe_hugepages());
@@ -110,6 +115,13 @@ Status start_eal(const EalOptions& options) {
   g_argv.clear();
   for (auto& s : g_args) g_argv.push_back(s.data());
   g_argv.push_back(nullptr);
+  cpu_set_t before;
+  CPU_ZERO(&before);
+  if (sched_getaffinity(0, sizeof before, &before) == 0) {
+    for (unsigned c = 0; c < CPU_SETSIZE; ++c) {
+      if (CPU_ISSET(c, &before)) g_cpus_before.push_back(c);
+    }
+  }
   rte_errno = 0;
   OutputCapture capture;  // the EAL's own lines: one sentence of them on failure (eal_output.h)
   const int rc = rte_eal_init(static_cast<int>(g_args.size()), g_argv.data());

@@ -26,6 +26,12 @@ bool eal_running();
 // The argument vector the running EAL was started with (empty before start_eal()).
 const std::vector<std::string>& eal_arguments_used();
 
+// The CPUs the process could run on before start_eal(): rte_eal_init() pins the calling
+// thread to the main lcore's core, and threads it starts later inherit that. Threads that
+// are not lcores (parallel virtual time's partitions) may widen theirs back to this. Empty
+// before start_eal().
+const std::vector<unsigned>& cpus_before_eal();
+
 // rte_eal_cleanup() and removal of this process's (empty) runtime folder. Call once, at
 // the end, after every pool and port is released.
 Status stop_eal();
