@@ -15,13 +15,15 @@ struct Speed {
   double simulated_seconds;
   double frame_hops;
   double polls;
+  double windows;  // parallel virtual time only
 };
 
 Speed speed_of(const nlohmann::ordered_json& run) {
   const double wall = run.at("wall_seconds").get<double>();
   return {wall, static_cast<double>(run.at("simulated_ns").get<uint64_t>()) / 1e9,
           run.at("frame_hops_per_second").get<double>() * wall,
-          static_cast<double>(run.value("stage_polls", uint64_t{0}))};
+          static_cast<double>(run.value("stage_polls", uint64_t{0})),
+          run.contains("partitions") ? static_cast<double>(run["partitions"]["windows"].get<uint64_t>()) : 0.0};
 }
 
 }  // namespace
@@ -54,6 +56,13 @@ Expected<BenchReport> run_sim(const SimOptions& o, cc::Registry& registry) {
   report.add("simulated_seconds", best.simulated_seconds, "s");
   report.add("frame_hops", best.frame_hops, "frame-hops");
   if (best.polls > 0) report.add("polls_per_frame_hop", best.polls / best.frame_hops, "stage polls");
+  // Parallel virtual time (run.partitions): the speed each thread contributes, and how often
+  // they waited for each other.
+  const uint32_t partitions = s->run.partitions;
+  report.add("partitions", partitions, "threads");
+  report.add("frame_hops_per_s_per_partition", best.frame_hops / best.wall_seconds / partitions,
+             "frame-hops per wall second per thread (fastest run)");
+  if (best.windows > 0) report.add("frame_hops_per_window", best.frame_hops / best.windows, "frame-hops");
   nlohmann::ordered_json walls = nlohmann::ordered_json::array();
   for (const Speed& r : runs) walls.push_back(r.wall_seconds);
   report.details["wall_seconds_sorted"] = walls;

@@ -47,7 +47,7 @@ void PartitionedScheduler::start_threads() {
   started_ = true;
   for (auto& part : parts_) part->report[0] = part->scheduler.next_event();
   serial_next_ = serial_ != nullptr ? serial_->next_deadline() : Time::never();
-  barrier_ = std::make_unique<std::barrier<>>(static_cast<std::ptrdiff_t>(parts_.size()));
+  barrier_ = std::make_unique<SpinBarrier>(static_cast<uint32_t>(parts_.size()));
   for (uint32_t p = 1; p < parts_.size(); ++p) {
     threads_.emplace_back([this, p] {
       allow_cpus(thread_cpus_);

@@ -14,7 +14,7 @@
 //   2. each partition takes in the frames staged for it in the previous window (and checks
 //      that none is due at or before the previous end: a lookahead violation), then runs
 //      its scheduler to `end`, then reports its next event;
-//   3. barrier; if the serial stage (the sampler, which reads every partition) is due at
+//   3. barrier (spin_barrier.h); if the serial stage (the sampler, which reads every partition) is due at
 //      `end`, the first thread polls it alone, and a second barrier follows.
 //
 // Within a partition, stages are polled in (time, stage id) order with ids in the order they
@@ -30,7 +30,6 @@
 #pragma once
 
 #include <array>
-#include <barrier>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,6 +37,7 @@
 #include <vector>
 
 #include "core/units.h"
+#include "runtime/spin_barrier.h"
 #include "runtime/stage.h"
 #include "runtime/virtual_scheduler.h"
 #include "runtime/wire_link.h"
@@ -117,7 +117,7 @@ class PartitionedScheduler {
   bool quit_ = false;
   bool started_ = false;
   std::string violation_;
-  std::unique_ptr<std::barrier<>> barrier_;
+  std::unique_ptr<SpinBarrier> barrier_;
   std::vector<std::thread> threads_;
   std::vector<unsigned> thread_cpus_;
 };
