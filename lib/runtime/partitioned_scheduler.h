@@ -22,8 +22,9 @@
 // instant that one partition could see of another. So every stage is polled at the same
 // instants with the same inputs as in a single scheduler holding every stage (in the same
 // relative order), and results are byte-identical for any partition count. Windows only
-// change how often threads wait: with a lookahead of 10 ns (2 m cables) a busy 400 Gb/s
-// fabric has a frame or two per window per link, and the barrier dominates.
+// change how often threads wait: a window costs a barrier of a few microseconds, so it
+// pays while a window holds more work than that (a 128-host 400 Gb/s fabric does about
+// 190 frame-hops in 10 ns) and does not for a lightly loaded fabric with short cables.
 //
 // The caller's thread runs partition 0; the others run on threads started at the first
 // run() and kept, parked at the barrier, between runs (a run in slices costs no new threads).
