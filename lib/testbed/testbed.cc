@@ -285,20 +285,19 @@ void Testbed::post_messages(host::Host& a, uint32_t qp, const scenario::Flow& f)
 }
 
 // Stage ids in a fixed order (hosts, then switches), and every link to its receiver.
+runtime::Stage& Testbed::stage_of(NodeRef n) const {
+  if (n.kind == NodeKind::kSwitch) return *switches_[n.index];
+  if (hosts_[n.index]) return *hosts_[n.index];
+  return *stand_ins_[n.index];
+}
+
 void Testbed::wire_up() {
-  for (size_t i = 0; i < hosts_.size(); ++i) {
-    if (hosts_[i]) scheduler_.add(*hosts_[i]);
-    else scheduler_.add(*stand_ins_[i]);
-  }
+  for (uint32_t i = 0; i < hosts_.size(); ++i) scheduler_.add(stage_of({NodeKind::kHost, i}));
   for (auto& sw : switches_) scheduler_.add(*sw);
-  auto stage_of = [&](NodeRef n) -> runtime::StageId {
-    if (n.kind == NodeKind::kSwitch) return switches_[n.index]->id();
-    return hosts_[n.index] ? hosts_[n.index]->id() : stand_ins_[n.index]->id();
-  };
   for (size_t i = 0; i < links_.size(); ++i) {
     const scenario::Link& l = s_.topology.links[i];
-    links_[i].ab->connect_receiver(&scheduler_, stage_of(l.b.node));
-    links_[i].ba->connect_receiver(&scheduler_, stage_of(l.a.node));
+    links_[i].ab->connect_receiver(&scheduler_, stage_of(l.b.node).id());
+    links_[i].ba->connect_receiver(&scheduler_, stage_of(l.a.node).id());
   }
 }
 
@@ -307,20 +306,15 @@ void Testbed::wire_up() {
 // there. A cable between partitions is two crossing links, each sent from its own side.
 void Testbed::wire_up_partitions() {
   parallel_ = std::make_unique<runtime::PartitionedScheduler>(plan_->count, plan_->lookahead);
-  auto stage = [&](NodeRef n) -> runtime::Stage& {
-    if (n.kind == NodeKind::kSwitch) return *switches_[n.index];
-    if (hosts_[n.index]) return *hosts_[n.index];
-    return *stand_ins_[n.index];
-  };
-  for (uint32_t i = 0; i < hosts_.size(); ++i) parallel_->add(stage({NodeKind::kHost, i}), plan_->of_host[i]);
+  for (uint32_t i = 0; i < hosts_.size(); ++i) parallel_->add(stage_of({NodeKind::kHost, i}), plan_->of_host[i]);
   for (uint32_t i = 0; i < switches_.size(); ++i) {
-    parallel_->add(stage({NodeKind::kSwitch, i}), plan_->of_switch[i]);
+    parallel_->add(stage_of({NodeKind::kSwitch, i}), plan_->of_switch[i]);
   }
   for (size_t i = 0; i < links_.size(); ++i) {
     const scenario::Link& l = s_.topology.links[i];
     const uint32_t pa = plan_->of(l.a.node), pb = plan_->of(l.b.node);
-    links_[i].ab->connect_receiver(&parallel_->waker(pb), stage(l.b.node).id());
-    links_[i].ba->connect_receiver(&parallel_->waker(pa), stage(l.a.node).id());
+    links_[i].ab->connect_receiver(&parallel_->waker(pb), stage_of(l.b.node).id());
+    links_[i].ba->connect_receiver(&parallel_->waker(pa), stage_of(l.a.node).id());
     if (pa != pb) {
       parallel_->add_crossing(*links_[i].ab, pa, pb);
       parallel_->add_crossing(*links_[i].ba, pb, pa);

@@ -140,6 +140,8 @@ class Testbed {
   const cc::Controller& controller_of(uint32_t host, const cc::Controller& cc);
   Status make_switches(const IntPlan& int_plan);
   Status make_flows(const cc::Algorithm& algorithm, const IntPlan& int_plan);
+  // A node's stage in virtual time: its host, the stand-in in its place, or its switch.
+  runtime::Stage& stage_of(scenario::NodeRef n) const;
   void wire_up();
   void wire_up_partitions();
 
