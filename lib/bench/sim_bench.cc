@@ -16,6 +16,7 @@ struct Speed {
   double frame_hops;
   double polls;
   double windows;  // parallel virtual time only
+  double threads;  // 1 unless partitioned
 };
 
 Speed speed_of(const nlohmann::ordered_json& run) {
@@ -23,7 +24,8 @@ Speed speed_of(const nlohmann::ordered_json& run) {
   return {wall, static_cast<double>(run.at("simulated_ns").get<uint64_t>()) / 1e9,
           run.at("frame_hops_per_second").get<double>() * wall,
           static_cast<double>(run.value("stage_polls", uint64_t{0})),
-          run.contains("partitions") ? static_cast<double>(run["partitions"]["windows"].get<uint64_t>()) : 0.0};
+          run.contains("partitions") ? static_cast<double>(run["partitions"]["windows"].get<uint64_t>()) : 0.0,
+          run.contains("partitions") ? static_cast<double>(run["partitions"]["threads"].get<uint32_t>()) : 1.0};
 }
 
 }  // namespace
@@ -56,11 +58,11 @@ Expected<BenchReport> run_sim(const SimOptions& o, cc::Registry& registry) {
   report.add("simulated_seconds", best.simulated_seconds, "s");
   report.add("frame_hops", best.frame_hops, "frame-hops");
   if (best.polls > 0) report.add("polls_per_frame_hop", best.polls / best.frame_hops, "stage polls");
-  // Parallel virtual time (run.partitions): the speed each thread contributes, and how often
-  // they waited for each other.
-  const uint32_t partitions = s->run.partitions;
-  report.add("partitions", partitions, "threads");
-  report.add("frame_hops_per_s_per_partition", best.frame_hops / best.wall_seconds / partitions,
+  // Parallel virtual time (run.partitions, run.threads): the speed each thread contributes,
+  // and how often they waited for each other.
+  report.add("partitions", s->run.partitions, "partitions");
+  report.add("threads", best.threads, "threads");
+  report.add("frame_hops_per_s_per_thread", best.frame_hops / best.wall_seconds / best.threads,
              "frame-hops per wall second per thread (fastest run)");
   if (best.windows > 0) report.add("frame_hops_per_window", best.frame_hops / best.windows, "frame-hops");
   nlohmann::ordered_json walls = nlohmann::ordered_json::array();

@@ -20,8 +20,12 @@ void allow_cpus(const std::vector<unsigned>& cpus) {
 
 }  // namespace
 
-PartitionedScheduler::PartitionedScheduler(uint32_t partitions, Time lookahead) : lookahead_(lookahead) {
-  for (uint32_t p = 0; p < partitions; ++p) parts_.push_back(std::make_unique<Part>());
+PartitionedScheduler::PartitionedScheduler(uint32_t partitions, Time lookahead, uint32_t threads)
+    : of_thread_(threads), lookahead_(lookahead) {
+  for (uint32_t p = 0; p < partitions; ++p) {
+    parts_.push_back(std::make_unique<Part>());
+    of_thread_[p % threads].push_back(parts_.back().get());
+  }
 }
 
 PartitionedScheduler::~PartitionedScheduler() {
@@ -47,14 +51,14 @@ void PartitionedScheduler::start_threads() {
   started_ = true;
   for (auto& part : parts_) part->report[0] = part->scheduler.next_event();
   serial_next_ = serial_ != nullptr ? serial_->next_deadline() : Time::never();
-  barrier_ = std::make_unique<SpinBarrier>(static_cast<uint32_t>(parts_.size()));
-  for (uint32_t p = 1; p < parts_.size(); ++p) {
-    threads_.emplace_back([this, p] {
+  barrier_ = std::make_unique<SpinBarrier>(threads());
+  for (uint32_t t = 1; t < threads(); ++t) {
+    threads_.emplace_back([this, t] {
       allow_cpus(thread_cpus_);
       for (;;) {
         barrier_->arrive_and_wait();  // the start of a run, or the end of the scheduler
         if (quit_) return;
-        run_windows(p);
+        run_windows(t);
         barrier_->arrive_and_wait();  // every thread has decided: the caller may set until_
       }
     });
@@ -108,15 +112,15 @@ void PartitionedScheduler::poll_serial(Time at) {
   serial_next_ = serial_->next_deadline();
 }
 
-void PartitionedScheduler::run_windows(uint32_t p) {
-  Part& part = *parts_[p];
+void PartitionedScheduler::run_windows(uint32_t thread) {
+  const std::vector<Part*>& mine = of_thread_[thread];
   Window w;
-  while (decide(part, w)) {
-    run_window(part, w);
+  while (decide(*mine.front(), w)) {
+    for (Part* part : mine) run_window(*part, w);
     const bool serial_due = serial_ != nullptr && serial_next_ == w.end;  // read before anyone moves it
     barrier_->arrive_and_wait();
     if (serial_due) {
-      if (p == 0) poll_serial(w.end);
+      if (thread == 0) poll_serial(w.end);
       barrier_->arrive_and_wait();
     }
   }

@@ -26,7 +26,10 @@
 // pays while a window holds more work than that (a 128-host 400 Gb/s fabric does about
 // 190 frame-hops in 10 ns) and does not for a lightly loaded fabric with short cables.
 //
-// The caller's thread runs partition 0; the others run on threads started at the first
+// Partitions go to threads round robin (partition p to thread p mod threads): a thread runs
+// each of its partitions' window in turn, so fewer threads than partitions (fewer free
+// cores) give the same results with fewer waits, and one thread runs the windows with no
+// barrier at all. The caller's thread is thread 0; the others are started at the first
 // run() and kept, parked at the barrier, between runs (a run in slices costs no new threads).
 #pragma once
 
@@ -47,13 +50,15 @@ namespace rtb::runtime {
 
 class PartitionedScheduler {
  public:
-  // partitions >= 1; lookahead > 0: no crossing link may have a shorter propagation delay.
-  PartitionedScheduler(uint32_t partitions, Time lookahead);
+  // partitions >= 1; lookahead > 0: no crossing link may have a shorter propagation delay;
+  // 1 <= threads <= partitions.
+  PartitionedScheduler(uint32_t partitions, Time lookahead, uint32_t threads);
   ~PartitionedScheduler();
   PartitionedScheduler(const PartitionedScheduler&) = delete;
   PartitionedScheduler& operator=(const PartitionedScheduler&) = delete;
 
   uint32_t partitions() const { return static_cast<uint32_t>(parts_.size()); }
+  uint32_t threads() const { return static_cast<uint32_t>(of_thread_.size()); }
   Time lookahead() const { return lookahead_; }
   // Before the first run(). Ids are per partition, in the order added.
   StageId add(Stage& stage, uint32_t partition);
@@ -102,12 +107,13 @@ class PartitionedScheduler {
     Time end;
   };
   bool decide(const Part& mine, Window& w) const;
-  void run_windows(uint32_t p);
+  void run_windows(uint32_t thread);
   void run_window(Part& part, const Window& w);
   void poll_serial(Time at);
   void start_threads();
 
   std::vector<std::unique_ptr<Part>> parts_;
+  std::vector<std::vector<Part*>> of_thread_;  // the partitions each thread runs, in order
   Time lookahead_;
   Stage* serial_ = nullptr;
   Time serial_next_ = Time::never();  // written by the first thread between barriers

@@ -2,10 +2,11 @@
 // time's windows): a waiter spins on the generation for a few microseconds, pausing, then
 // yields its core a few times, then blocks (C++20 atomic wait: a futex). A thread that
 // arrives a little early is released without a futex wake-up (tens of microseconds on a
-// VM); with more threads than free cores (3 partitions on 2 cores, or other processes) a
-// waiter gives its core up soon; threads parked between runs cost nothing. Sense reversal by generation count (Mellor-Crummey and Scott, "Algorithms
-// for scalable synchronization on shared-memory multiprocessors", 1991): everything a thread
-// wrote before arrive_and_wait() is visible to every thread after it.
+// VM); with more threads than free cores (other processes beside the run) a waiter gives
+// its core up soon; threads parked between runs cost nothing. Sense reversal by generation
+// count (Mellor-Crummey and Scott, "Algorithms for scalable synchronization on shared-memory
+// multiprocessors", 1991): everything a thread wrote before arrive_and_wait() is visible to
+// every thread after it.
 #pragma once
 
 #include <atomic>

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace rtb::scenario {
@@ -12,6 +13,21 @@ std::optional<uint32_t> mbufs(Table& t, std::string_view key) {
   const std::optional<int64_t> n = t.opt_integer(key, 1, UINT32_MAX);
   if (!n) return std::nullopt;
   return static_cast<uint32_t>(*n);
+}
+
+// run.threads: "auto" (nullopt) or 1 .. partitions.
+std::optional<uint32_t> threads(Table& t, uint32_t partitions) {
+  const toml::node* n = t.get("threads");
+  const std::string expected = fmt::format("expected \"auto\" or 1 .. {}", partitions);
+  if (n->is_string()) {
+    if (n->as_string()->get() != "auto") t.fail_value("threads", "is not \"auto\": " + expected);
+    return std::nullopt;
+  }
+  if (!n->is_integer()) t.fail_value("threads", "is not an integer: " + expected);
+  const int64_t v = n->as_integer()->get();
+  if (v < 1) t.fail_value("threads", "is out of range: " + expected);
+  if (v > partitions) t.fail_value("threads", fmt::format("is above run.partitions ({}): {}", partitions, expected));
+  return static_cast<uint32_t>(v);
 }
 
 }  // namespace
@@ -32,6 +48,7 @@ RunConfig read_run(std::optional<Table> t, std::optional<uint64_t> seed_override
       t->fail_value("sample_interval", "is out of range: expected above 0 and at most run.duration");
     }
     r.partitions = static_cast<uint32_t>(t->integer("partitions", 1, 64, r.partitions));
+    if (t->has("threads")) r.threads = threads(*t, r.partitions);
     r.data_mbufs = mbufs(*t, "data_mbufs");
     r.control_mbufs = mbufs(*t, "control_mbufs");
     if (t->has("max_memory")) {

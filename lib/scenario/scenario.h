@@ -37,8 +37,11 @@ struct RunConfig {
   // The memory a run may need by the resource plan (testbed/resource_plan.h); unset
   // ("auto"): three quarters of the memory available when the run starts.
   std::optional<Bytes> max_memory;
-  // Virtual time on this many threads (testbed/partitioning.h): results are the same.
+  // Virtual time split into this many partitions (testbed/partitioning.h): results are the same.
   uint32_t partitions = 1;
+  // The threads that run them (at most `partitions`); unset ("auto"): one per partition, at
+  // most one per CPU the process may run on.
+  std::optional<uint32_t> threads;
 };
 
 enum class NodeKind : uint8_t { kHost, kSwitch };

@@ -34,13 +34,14 @@ std::string node_name(const scenario::Topology& t, NodeRef n) {
 
 }  // namespace
 
-Expected<Partitioning> plan_partitions(const scenario::Scenario& s) {
+Expected<Partitioning> plan_partitions(const scenario::Scenario& s, uint32_t cpus) {
   const scenario::Topology& topo = s.topology;
   const auto hosts = static_cast<uint32_t>(topo.hosts.size());
   const auto nodes = hosts + static_cast<uint32_t>(topo.switches.size());
   auto node = [&](NodeRef n) { return n.kind == NodeKind::kHost ? n.index : hosts + n.index; };
   Partitioning plan;
   plan.count = s.run.partitions;
+  plan.threads = s.run.threads.value_or(std::clamp(cpus, 1u, plan.count));
   if (plan.count > 1 && s.run.clock == scenario::Clock::kRealtime) {
     return Error{fmt::format("run.partitions = {}: partitions split virtual time; a realtime run places "
                              "its stages on lcores with [realtime]", plan.count)};

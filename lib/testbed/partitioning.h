@@ -19,6 +19,7 @@ namespace rtb::testbed {
 
 struct Partitioning {
   uint32_t count = 1;
+  uint32_t threads = 1;             // partition p runs on thread p mod threads
   std::vector<uint32_t> of_host;    // per host index
   std::vector<uint32_t> of_switch;  // per switch index
   uint32_t groups = 0;
@@ -31,8 +32,9 @@ struct Partitioning {
   bool crosses(const scenario::Link& l) const { return of(l.a.node) != of(l.b.node); }
 };
 
-// run.partitions of the scenario. Errors (one line, naming run.partitions): more partitions
-// than groups, a crossing cable without propagation delay, a realtime run.
-Expected<Partitioning> plan_partitions(const scenario::Scenario& s);
+// run.partitions of the scenario, on run.threads threads (unset: one per partition, at most
+// `cpus`). Errors (one line, naming run.partitions): more partitions than groups, a crossing
+// cable without propagation delay, a realtime run.
+Expected<Partitioning> plan_partitions(const scenario::Scenario& s, uint32_t cpus);
 
 }  // namespace rtb::testbed

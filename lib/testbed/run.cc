@@ -137,7 +137,7 @@ nlohmann::ordered_json partitions_json(Testbed& t, const Partitioning& plan, con
   for (uint32_t p = 0; p < plan.count; ++p) {
     parts.push_back({{"stages", ps.stages(p)}, {"polls", ps.polls(p)}, {"pools", pools_json(sizes, pools[p])}});
   }
-  return {{"count", plan.count}, {"groups", plan.groups}, {"crossing_cables", plan.crossing_cables},
+  return {{"count", plan.count}, {"threads", plan.threads}, {"groups", plan.groups}, {"crossing_cables", plan.crossing_cables},
           {"lookahead_ns", static_cast<double>(plan.lookahead.ps()) / 1e3}, {"windows", ps.windows()},
           {"thread_cpus", runtime::cpus_before_eal()},
           {"each", std::move(parts)}};
@@ -153,7 +153,7 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
   if (!sizes) return Error{sizes.error().message};
   const ResourcePlan resources = plan_resources(s, pool_config(s), sizes.value());
   if (Status st = check_resources(s, resources, series.dir); !st) return Error{st.message()};
-  auto plan = plan_partitions(s);
+  auto plan = plan_partitions(s, runtime::usable_cpus());
   if (!plan) return Error{plan.error().message};
   if (plan->count > 1 && !capture.empty()) {
     return Error{fmt::format("--capture: not available with run.partitions = {} (each capture file is "

@@ -305,7 +305,7 @@ void Testbed::wire_up() {
 // their relative order (hosts, then switches), which is all that orders same-instant events
 // there. A cable between partitions is two crossing links, each sent from its own side.
 void Testbed::wire_up_partitions() {
-  parallel_ = std::make_unique<runtime::PartitionedScheduler>(plan_->count, plan_->lookahead);
+  parallel_ = std::make_unique<runtime::PartitionedScheduler>(plan_->count, plan_->lookahead, plan_->threads);
   for (uint32_t i = 0; i < hosts_.size(); ++i) parallel_->add(stage_of({NodeKind::kHost, i}), plan_->of_host[i]);
   for (uint32_t i = 0; i < switches_.size(); ++i) {
     parallel_->add(stage_of({NodeKind::kSwitch, i}), plan_->of_switch[i]);

@@ -31,12 +31,13 @@ TEST(SimBench, ReportsTheSpeedPerThreadOfAPartitionedRun) {
   cc::Registry registry = cc::Registry::with_builtins();
   SimOptions o;
   o.scenario = scenario::testing::in_scenarios("alltoall_leafspine.toml");
-  o.overrides = {"run.duration=\"200us\"", "run.partitions=2"};
+  o.overrides = {"run.duration=\"200us\"", "run.partitions=2", "run.threads=2"};
   o.repeat = 1;
   auto r = run_sim(o, registry);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->figure("partitions"), 2);
-  EXPECT_NEAR(r->figure("frame_hops_per_s_per_partition"), r->figure("frame_hops_per_s") / 2,
+  EXPECT_EQ(r->figure("threads"), 2);
+  EXPECT_NEAR(r->figure("frame_hops_per_s_per_thread"), r->figure("frame_hops_per_s") / 2,
               1e-6 * r->figure("frame_hops_per_s"));
   // 200 us of 50 ns windows at most (windows skip idle time, so fewer): 4,000.
   EXPECT_GE(r->figure("frame_hops") / r->figure("frame_hops_per_window"), 100.0);

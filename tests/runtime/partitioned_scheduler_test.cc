@@ -1,5 +1,6 @@
-// Parallel virtual time: stages on two threads, exchanging frames over crossing links, give
-// the same polls at the same instants as one scheduler; a crossing frame never arrives
+// Parallel virtual time: stages in two partitions (on two threads, or in turn on one),
+// exchanging frames over crossing links, give the same polls at the same instants as one
+// scheduler; a crossing frame never arrives
 // before its time; windows longer than a crossing link's delay are caught.
 #include "runtime/partitioned_scheduler.h"
 
@@ -138,9 +139,10 @@ Outcome run_single(Time propagation) {
   return o;
 }
 
-Outcome run_partitioned(Time propagation, Time lookahead, std::vector<Time> slices, std::string* violation = nullptr) {
+Outcome run_partitioned(Time propagation, Time lookahead, std::vector<Time> slices, std::string* violation = nullptr,
+                        uint32_t threads = 2) {
   Cable2 c(propagation);
-  PartitionedScheduler s(2, lookahead);
+  PartitionedScheduler s(2, lookahead, threads);
   s.add(c.a, 0);
   s.add(c.b, 1);
   s.set_serial(c.counter);
@@ -176,6 +178,21 @@ TEST(PartitionedScheduler, TwoPartitionsPollLikeOneScheduler) {
   EXPECT_EQ(one.seen, two.seen);
   EXPECT_EQ(one.stats.simulated, two.stats.simulated);
   EXPECT_EQ(frames_in_use(), before);  // every frame freed, on whichever thread
+}
+
+TEST(PartitionedScheduler, OneThreadRunsBothPartitionsInTurnAlike) {
+  const unsigned before = frames_in_use();
+  const Time prop = Time::ns(100);
+  const Outcome one = run_single(prop);
+  const Outcome turns = run_partitioned(prop, Time::ns(37), {Time::us(13), kUntil}, nullptr, 1);
+  EXPECT_EQ(one.a, turns.a);
+  EXPECT_EQ(one.b, turns.b);
+  EXPECT_EQ(one.seen, turns.seen);
+  EXPECT_EQ(one.stats.simulated, turns.stats.simulated);
+  std::string violation;
+  run_partitioned(prop, Time::us(1), {kUntil}, &violation, 1);
+  EXPECT_NE(violation.find("is longer than the link's propagation delay"), std::string::npos) << violation;
+  EXPECT_EQ(frames_in_use(), before);
 }
 
 TEST(PartitionedScheduler, SlicesAndShorterWindowsChangeNothing) {
@@ -218,7 +235,7 @@ TEST(PartitionedScheduler, AnIdleRunEndsAtItsLastPoll) {
   // Frames that stop bouncing: both runs go idle at the same last instant.
   const Time prop = Time::ns(100);
   Cable2 c(prop);
-  PartitionedScheduler s(2, prop);
+  PartitionedScheduler s(2, prop, 2);
   s.add(c.a, 0);
   s.add(c.b, 1);
   c.ab.connect_receiver(&s.waker(1), c.b.id());

@@ -303,6 +303,18 @@ TEST(ScenarioErrors, MaxMemoryIsAutoOrASizeOfAtLeast16MB) {
               HasSubstr("run.max_memory: '1MB' is out of range: expected \"auto\" or a size of at least 16MB"));
 }
 
+TEST(ScenarioErrors, ThreadsAreAutoOrAtMostThePartitions) {
+  const std::string run = std::string(testing::kSmall) + "[run]\npartitions = 3\n";
+  EXPECT_EQ(load_ok(run + "threads = 2\n").run.threads, 2u);
+  EXPECT_FALSE(load_ok(run + "threads = \"auto\"\n").run.threads);
+  EXPECT_FALSE(load_ok(run).run.threads);
+  EXPECT_THAT(load_error(run + "threads = 4\n"),
+              HasSubstr("run.threads: 4 is above run.partitions (3): expected \"auto\" or 1 .. 3"));
+  EXPECT_THAT(load_error(run + "threads = \"many\"\n"),
+              HasSubstr("run.threads: 'many' is not \"auto\": expected \"auto\" or 1 .. 3"));
+  EXPECT_THAT(load_error(run + "threads = 0\n"), HasSubstr("run.threads: 0 is out of range"));
+}
+
 // The name becomes the results folder's name: it cannot climb out of results/.
 TEST(ScenarioErrors, ANameThatIsNotOneFolderNameIsRefused) {
   for (const char* bad : {"../../../../tmp/rt/escaped", "", "..", "a/b"}) {

@@ -1,6 +1,9 @@
-// Parallel virtual time on whole scenarios: split over 2 and 3 partitions (threads), a run
-// gives summary.json and the time series byte for byte as on one, leaks no mbuf in any
-// partition's pools, and says how it was split.
+// Parallel virtual time on whole scenarios: split over 2 and 3 partitions, a run gives
+// summary.json and the time series byte for byte as on one, leaks no mbuf in any partition's
+// pools, and says how it was split. The partitions run in turn on one thread for the whole
+// duration (every window, crossing and sample as on many threads, at the speed of one), and
+// on a thread each for a shorter time: a thread that waits for a time slice per window
+// (beside other busy processes) must not make the test run for minutes.
 #include <gtest/gtest.h>
 
 #include <string>
@@ -20,7 +23,9 @@ namespace {
 
 struct Case {
   const char* scenario;
-  const char* duration;
+  const char* duration;           // on one thread
+  const char* threaded_duration;  // on a thread per partition
+  const char* threaded_set = "";  // and this override ("": none), to reach the same events sooner
 };
 
 // Every figure a run publishes that is deterministic: summary.json and both time series.
@@ -30,10 +35,13 @@ struct Published {
   nlohmann::ordered_json run;
 };
 
-Published run_with(const Case& c, uint32_t partitions) {
-  auto s = scenario::load_scenario(testing::source_root() + "/scenarios/" + c.scenario + ".toml",
-                                   {std::string("run.duration=") + c.duration,
-                                    fmt::format("run.partitions={}", partitions)});
+Published run_with(const char* scenario, const char* duration, uint32_t partitions, uint32_t threads,
+                   const char* set = "") {
+  std::vector<std::string> overrides = {std::string("run.duration=") + duration,
+                                        fmt::format("run.partitions={}", partitions),
+                                        fmt::format("run.threads={}", threads)};
+  if (*set != '\0') overrides.emplace_back(set);
+  auto s = scenario::load_scenario(testing::source_root() + "/scenarios/" + scenario + ".toml", overrides);
   EXPECT_TRUE(s.ok()) << s.error().message;
   if (!s.ok()) return {};
   cc::Registry registry = cc::Registry::with_builtins();
@@ -58,35 +66,49 @@ Published run_with(const Case& c, uint32_t partitions) {
 
 class PartitionsRun : public ::testing::TestWithParam<Case> {};
 
-TEST_P(PartitionsRun, TwoAndThreePartitionsPublishWhatOneDoes) {
-  const Published one = run_with(GetParam(), 1);
+void expect_same(const Published& one, const Published& many, uint32_t n, uint32_t threads) {
+  EXPECT_EQ(one.summary, many.summary) << n << " partitions on " << threads << " thread(s)";
+  EXPECT_EQ(one.series, many.series) << n << " partitions on " << threads << " thread(s)";
+  ASSERT_TRUE(many.run.contains("partitions")) << many.run.dump();
+  const auto& p = many.run["partitions"];
+  EXPECT_EQ(p["count"], n);
+  EXPECT_EQ(p["threads"], threads);
+  EXPECT_GT(p["windows"].get<uint64_t>(), 100u);
+  EXPECT_GT(p["crossing_cables"].get<uint32_t>(), 0u);
+  uint64_t polls = 0;
+  for (const auto& each : p["each"]) {
+    polls += each["polls"].get<uint64_t>();
+    EXPECT_GT(each["stages"].get<uint32_t>(), 0u);
+    // Every partition's pools got every mbuf back (the run also fails on a leak).
+    EXPECT_EQ(each["pools"]["data_free_at_start"], each["pools"]["data_free_at_end"]) << p.dump();
+    EXPECT_EQ(each["pools"]["control_free_at_start"], each["pools"]["control_free_at_end"]) << p.dump();
+  }
+  EXPECT_GT(polls, 1000u);
+}
+
+TEST_P(PartitionsRun, TwoAndThreePartitionsOnOneThreadPublishWhatOneDoes) {
+  const Case& c = GetParam();
+  const Published one = run_with(c.scenario, c.duration, 1, 1);
   ASSERT_FALSE(one.summary.empty());
   ASSERT_GT(one.series.size(), 1000u);
   EXPECT_FALSE(one.run.contains("partitions"));
+  for (uint32_t n : {2u, 3u}) expect_same(one, run_with(c.scenario, c.duration, n, 1), n, 1);
+}
+
+TEST_P(PartitionsRun, TwoAndThreePartitionsOnAThreadEachPublishWhatOneDoes) {
+  const Case& c = GetParam();
+  const Published one = run_with(c.scenario, c.threaded_duration, 1, 1, c.threaded_set);
+  ASSERT_FALSE(one.summary.empty());
   for (uint32_t n : {2u, 3u}) {
-    const Published many = run_with(GetParam(), n);
-    EXPECT_EQ(one.summary, many.summary) << n << " partitions";
-    EXPECT_EQ(one.series, many.series) << n << " partitions";
-    ASSERT_TRUE(many.run.contains("partitions")) << many.run.dump();
-    const auto& p = many.run["partitions"];
-    EXPECT_EQ(p["count"], n);
-    EXPECT_GT(p["windows"].get<uint64_t>(), 100u);
-    EXPECT_GT(p["crossing_cables"].get<uint32_t>(), 0u);
-    uint64_t polls = 0;
-    for (const auto& each : p["each"]) {
-      polls += each["polls"].get<uint64_t>();
-      EXPECT_GT(each["stages"].get<uint32_t>(), 0u);
-      // Every partition's pools got every mbuf back (the run also fails on a leak).
-      EXPECT_EQ(each["pools"]["data_free_at_start"], each["pools"]["data_free_at_end"]) << p.dump();
-      EXPECT_EQ(each["pools"]["control_free_at_start"], each["pools"]["control_free_at_end"]) << p.dump();
-    }
-    EXPECT_GT(polls, 1000u);
+    expect_same(one, run_with(c.scenario, c.threaded_duration, n, n, c.threaded_set), n, n);
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, PartitionsRun,
-                         ::testing::Values(Case{"alltoall_leafspine", "400us"}, Case{"storm_leafspine", "3ms"},
-                                           Case{"cc_compare_websearch", "2ms"}, Case{"deadlock", "3ms"}),
+                         ::testing::Values(Case{"alltoall_leafspine", "400us", "100us"},
+                                           Case{"storm_leafspine", "3ms", "150us", "faults[0].start=50us"},
+                                           Case{"cc_compare_websearch", "2ms", "150us"},
+                                           Case{"deadlock", "3ms", "100us"}),
                          [](const auto& p) { return std::string(p.param.scenario); });
 
 scenario::Scenario load(const std::string& name, std::vector<std::string> overrides) {
@@ -97,7 +119,7 @@ scenario::Scenario load(const std::string& name, std::vector<std::string> overri
 
 TEST(Partitioning, ALeafSpineSplitsBySwitchWithItsHostsAndCrossesOnlyUplinks) {
   const scenario::Scenario s = load("alltoall_leafspine", {"run.partitions=3"});
-  auto plan = plan_partitions(s);
+  auto plan = plan_partitions(s, 2);
   ASSERT_TRUE(plan.ok()) << plan.error().message;
   EXPECT_EQ(plan->groups, 6u);  // 4 leaves with their hosts, 2 spines
   for (const scenario::HostNode& h : s.topology.hosts) {
@@ -114,17 +136,32 @@ TEST(Partitioning, ALeafSpineSplitsBySwitchWithItsHostsAndCrossesOnlyUplinks) {
 }
 
 TEST(Partitioning, RefusesMorePartitionsThanGroupsACableWithoutDelayAndRealtime) {
-  auto more = plan_partitions(load("storm_leafspine", {"run.partitions=4"}));
+  auto more = plan_partitions(load("storm_leafspine", {"run.partitions=4"}), 2);
   ASSERT_FALSE(more.ok());
   EXPECT_EQ(more.error().message,
             "run.partitions = 4: the topology has only 3 group(s) of a switch and the hosts cabled to it; "
             "expected at most 3");
-  auto zero = plan_partitions(load("storm_leafspine", {"run.partitions=2", "topology.uplink_cable_length_m=0"}));
+  auto zero = plan_partitions(load("storm_leafspine", {"run.partitions=2", "topology.uplink_cable_length_m=0"}), 2);
   ASSERT_FALSE(zero.ok());
   EXPECT_NE(zero.error().message.find("has no propagation delay"), std::string::npos) << zero.error().message;
-  auto single = plan_partitions(load("default", {"run.partitions=2"}));
+  auto single = plan_partitions(load("default", {"run.partitions=2"}), 2);
   ASSERT_FALSE(single.ok());
   EXPECT_NE(single.error().message.find("only 1 group"), std::string::npos) << single.error().message;
+}
+
+TEST(Partitioning, ThreadsAreOnePerPartitionAtMostOnePerCpuUnlessSet) {
+  const scenario::Scenario three = load("storm_leafspine", {"run.partitions=3"});
+  EXPECT_EQ(plan_partitions(three, 2)->threads, 2u);
+  EXPECT_EQ(plan_partitions(three, 8)->threads, 3u);
+  EXPECT_EQ(plan_partitions(three, 1)->threads, 1u);
+  EXPECT_EQ(plan_partitions(load("storm_leafspine", {"run.partitions=3", "run.threads=3"}), 1)->threads, 3u);
+  EXPECT_EQ(plan_partitions(load("storm_leafspine", {"run.partitions=3", "run.threads=auto"}), 1)->threads, 1u);
+  EXPECT_EQ(plan_partitions(load("default", {}), 2)->threads, 1u);
+  auto more = scenario::load_scenario(testing::source_root() + "/scenarios/storm_leafspine.toml",
+                                      {"run.partitions=2", "run.threads=3"});
+  ASSERT_FALSE(more.ok());
+  EXPECT_NE(more.error().message.find("run.threads: 3 is above run.partitions (2): expected \"auto\" or 1 .. 2"),
+            std::string::npos) << more.error().message;
 }
 
 TEST(Partitioning, CapturesNeedOnePartition) {

@@ -8,6 +8,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -106,6 +107,14 @@ std::string explain_eal_failure(int err, const std::vector<std::string>& args) {
 }
 
 const std::vector<unsigned>& cpus_before_eal() { return g_cpus_before; }
+
+uint32_t usable_cpus() {
+  if (g_state != EalState::kNotStarted && !g_cpus_before.empty()) return static_cast<uint32_t>(g_cpus_before.size());
+  cpu_set_t now;
+  CPU_ZERO(&now);
+  if (sched_getaffinity(0, sizeof now, &now) != 0) return 1;
+  return std::max(1u, static_cast<uint32_t>(CPU_COUNT(&now)));
+}
 
 Status start_eal(const EalOptions& options) {
   if (g_state != EalState::kNotStarted) return Error{already_message()};

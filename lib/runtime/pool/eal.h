@@ -32,6 +32,10 @@ const std::vector<std::string>& eal_arguments_used();
 // before start_eal().
 const std::vector<unsigned>& cpus_before_eal();
 
+// How many CPUs the process may run on: cpus_before_eal() once the EAL runs, the calling
+// thread's affinity before (at least 1).
+uint32_t usable_cpus();
+
 // rte_eal_cleanup() and removal of this process's (empty) runtime folder. Call once, at
 // the end, after every pool and port is released.
 Status stop_eal();
