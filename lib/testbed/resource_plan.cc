@@ -46,8 +46,10 @@ uint64_t sampled_queues(const scenario::Scenario& s) {
 constexpr uint64_t kFlowRowBytes = 16 * (6 + RTB_CC_MAX_STATE_FIELDS);
 constexpr uint64_t kQueueRowBytes = 64;
 
+// Parallel virtual time gives each partition a pool set of the full size: any one of them
+// may hold the whole switch buffer.
 ResourceTerm pools_term(const scenario::Scenario& s, const runtime::PoolConfig& c, const runtime::PoolSizes& z) {
-  ResourceTerm t{"mbuf pools", z.memory_bytes(), ""};
+  ResourceTerm t{"mbuf pools", z.memory_bytes() * s.run.partitions, ""};
   if (s.run.data_mbufs) {
     t.driver = fmt::format("run.data_mbufs = {}", *s.run.data_mbufs);
   } else if (c.data_buffer_bytes >= c.data_in_flight_bytes) {
@@ -57,6 +59,7 @@ ResourceTerm pools_term(const scenario::Scenario& s, const runtime::PoolConfig& 
     t.driver = fmt::format("topology.cable_length_m and topology.rate: {} in flight on cables",
                            human(c.data_in_flight_bytes.count()));
   }
+  if (s.run.partitions > 1) t.driver += fmt::format(", a pool set for each of run.partitions = {}", s.run.partitions);
   return t;
 }
 

@@ -15,6 +15,8 @@
 #include "results/summary_json.h"
 #include "scenario/load.h"
 #include "testbed/partitioning.h"
+#include "testbed/pool_plan.h"
+#include "testbed/resource_plan.h"
 #include "testbed/run.h"
 #include "tests/testbed/test_util.h"
 
@@ -162,6 +164,20 @@ TEST(Partitioning, ThreadsAreOnePerPartitionAtMostOnePerCpuUnlessSet) {
   ASSERT_FALSE(more.ok());
   EXPECT_NE(more.error().message.find("run.threads: 3 is above run.partitions (2): expected \"auto\" or 1 .. 2"),
             std::string::npos) << more.error().message;
+}
+
+TEST(Partitioning, TheResourcePlanCountsAPoolSetPerPartition) {
+  auto plan_of = [](const scenario::Scenario& s) {
+    auto sizes = pool_sizes(s, pool_config(s));
+    EXPECT_TRUE(sizes.ok());
+    return plan_resources(s, pool_config(s), sizes.value());
+  };
+  const ResourcePlan one = plan_of(load("storm_leafspine", {}));
+  const ResourcePlan three = plan_of(load("storm_leafspine", {"run.partitions=3"}));
+  ASSERT_EQ(one.terms.front().what, "mbuf pools");
+  ASSERT_EQ(three.terms.front().what, "mbuf pools");
+  EXPECT_EQ(three.terms.front().bytes, 3 * one.terms.front().bytes);
+  EXPECT_EQ(three.terms.front().driver, one.terms.front().driver + ", a pool set for each of run.partitions = 3");
 }
 
 TEST(Partitioning, CapturesNeedOnePartition) {
