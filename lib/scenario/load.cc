@@ -101,6 +101,7 @@ Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed
   std::optional<Table> topo_table = top.table("topology");
   if (!topo_table) top.origin().fail_file("topology", "missing: expected a [topology] table with a kind");
   s.topology = read_topology(*topo_table);
+  check_partition_of(top.table("run"), s.topology);
   const HostSettings host = read_host_settings(top.table("host"), s.topology.mtu);
   apply_host_settings(s.topology, host, s.run.seed);
   apply_switch_settings(s.topology, read_switch_settings(top.table("switch")), *topo_table);

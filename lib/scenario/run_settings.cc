@@ -1,7 +1,10 @@
 #include "scenario/run_settings.h"
 
+#include "scenario/did_you_mean.h"
+
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -30,7 +33,33 @@ std::optional<uint32_t> threads(Table& t, uint32_t partitions) {
   return static_cast<uint32_t>(v);
 }
 
+// run.partition_of: switch name = partition (0 .. partitions - 1), in the file's order.
+std::vector<std::pair<std::string, uint32_t>> partition_of(Table& t, uint32_t partitions) {
+  std::vector<std::pair<std::string, uint32_t>> out;
+  for (const auto& [key, node] : t.raw()) {
+    const std::string name(key.str());
+    out.emplace_back(name, static_cast<uint32_t>(t.integer(name, 0, partitions - 1, 0)));
+  }
+  return out;
+}
+
 }  // namespace
+
+void check_partition_of(std::optional<Table> run, const Topology& topo) {
+  if (!run) return;
+  std::optional<Table> placed = run->table("partition_of");
+  if (!placed) return;
+  std::vector<std::string> names;
+  for (const SwitchNode& sw : topo.switches) names.push_back(sw.name);
+  for (const auto& [key, node] : placed->raw()) {
+    const std::string name(key.str());
+    if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+    const std::string near = nearest(name, names);
+    placed->fail(name, fmt::format("'{}' is not a switch of the topology{}: expected a switch name ({} .. {})",
+                                   name, near.empty() ? "" : fmt::format(" (did you mean '{}'?)", near),
+                                   names.front(), names.back()));
+  }
+}
 
 RunConfig read_run(std::optional<Table> t, std::optional<uint64_t> seed_override) {
   RunConfig r;
@@ -49,6 +78,10 @@ RunConfig read_run(std::optional<Table> t, std::optional<uint64_t> seed_override
     }
     r.partitions = static_cast<uint32_t>(t->integer("partitions", 1, 64, r.partitions));
     if (t->has("threads")) r.threads = threads(*t, r.partitions);
+    if (std::optional<Table> placed = t->table("partition_of")) {
+      r.partition_of = partition_of(*placed, r.partitions);
+      placed->finish();
+    }
     r.data_mbufs = mbufs(*t, "data_mbufs");
     r.control_mbufs = mbufs(*t, "control_mbufs");
     if (t->has("max_memory")) {

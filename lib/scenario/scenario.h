@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,9 @@ struct RunConfig {
   // The threads that run them (at most `partitions`); unset ("auto"): one per partition, at
   // most one per CPU the process may run on.
   std::optional<uint32_t> threads;
+  // Switches placed by name (run.partition_of): each with its hosts in that partition; the
+  // rest are shared out by the partitioning.
+  std::vector<std::pair<std::string, uint32_t>> partition_of;
 };
 
 enum class NodeKind : uint8_t { kHost, kSwitch };

@@ -4,12 +4,15 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
 
 namespace rtb::testbed {
 namespace {
 
 using scenario::NodeKind;
 using scenario::NodeRef;
+
+constexpr uint32_t kUnplaced = UINT32_MAX;
 
 // Union-find over nodes: hosts first, then switches.
 class Groups {
@@ -68,15 +71,29 @@ Expected<Partitioning> plan_partitions(const scenario::Scenario& s, uint32_t cpu
                              "hosts cabled to it; expected at most {}", plan.count, plan.groups, plan.groups)};
   }
 
-  // Largest group first, to the lightest partition.
+  // The groups run.partition_of places first (a host has one port, so a group holds one
+  // switch at most); the rest largest first, to the lightest.
+  std::vector<uint64_t> load(plan.count, 0);
+  std::vector<uint32_t> partition_of_root(nodes, kUnplaced);
+  for (const auto& [name, p] : s.run.partition_of) {
+    const auto sw = std::find_if(topo.switches.begin(), topo.switches.end(), [&](const auto& x) { return x.name == name; });
+    if (sw == topo.switches.end()) continue;  // the scenario's load checked the names
+    const uint32_t r = groups.find(hosts + static_cast<uint32_t>(sw - topo.switches.begin()));
+    partition_of_root[r] = p;
+    load[p] += group_weight[r];
+  }
   std::stable_sort(roots.begin(), roots.end(),
                    [&](uint32_t a, uint32_t b) { return group_weight[a] > group_weight[b]; });
-  std::vector<uint64_t> load(plan.count, 0);
-  std::vector<uint32_t> partition_of_root(nodes, 0);
   for (uint32_t r : roots) {
+    if (partition_of_root[r] != kUnplaced) continue;
     const auto p = static_cast<uint32_t>(std::min_element(load.begin(), load.end()) - load.begin());
     partition_of_root[r] = p;
     load[p] += group_weight[r];
+  }
+  if (const auto empty = std::find(load.begin(), load.end(), 0u); empty != load.end()) {
+    return Error{fmt::format("run.partition_of leaves partition {} of {} without a switch: expected every "
+                             "partition to hold one (place fewer switches by name, or give fewer partitions)",
+                             empty - load.begin(), plan.count)};
   }
   plan.of_host.resize(hosts);
   plan.of_switch.resize(topo.switches.size());

@@ -2,9 +2,10 @@
 // runtime/partitioned_scheduler.h). The unit is a switch with the hosts cabled to it: every
 // cable except those between two switches joins its two ends into one group, so a crossing
 // link is always a switch-to-switch cable and a host's frames reach their first switch
-// without crossing. Groups go to partitions largest first, each to the partition with the
-// fewest ports so far (ties: the lowest index), weighing a group by its ports (a host's one,
-// each switch port): a leaf with its hosts outweighs a spine. The split changes how fast a
+// without crossing. The groups of the switches run.partition_of names go to the partitions
+// it gives; the rest go largest first, each to the partition with the fewest ports so far
+// (ties: the lowest index), weighing a group by its ports (a host's one, each switch port):
+// a leaf with its hosts outweighs a spine. The split changes how fast a
 // run goes, never its results.
 #pragma once
 
@@ -33,8 +34,9 @@ struct Partitioning {
 };
 
 // run.partitions of the scenario, on run.threads threads (unset: one per partition, at most
-// `cpus`). Errors (one line, naming run.partitions): more partitions than groups, a crossing
-// cable without propagation delay, a realtime run.
+// `cpus`). Errors (one line, naming the key): more partitions than groups, a crossing
+// cable without propagation delay, a realtime run, a partition run.partition_of leaves
+// without a switch.
 Expected<Partitioning> plan_partitions(const scenario::Scenario& s, uint32_t cpus);
 
 }  // namespace rtb::testbed

@@ -38,11 +38,10 @@ struct Published {
 };
 
 Published run_with(const char* scenario, const char* duration, uint32_t partitions, uint32_t threads,
-                   const char* set = "") {
-  std::vector<std::string> overrides = {std::string("run.duration=") + duration,
-                                        fmt::format("run.partitions={}", partitions),
-                                        fmt::format("run.threads={}", threads)};
-  if (*set != '\0') overrides.emplace_back(set);
+                   std::vector<std::string> overrides = {}) {
+  overrides.push_back(std::string("run.duration=") + duration);
+  overrides.push_back(fmt::format("run.partitions={}", partitions));
+  overrides.push_back(fmt::format("run.threads={}", threads));
   auto s = scenario::load_scenario(testing::source_root() + "/scenarios/" + scenario + ".toml", overrides);
   EXPECT_TRUE(s.ok()) << s.error().message;
   if (!s.ok()) return {};
@@ -99,11 +98,24 @@ TEST_P(PartitionsRun, TwoAndThreePartitionsOnOneThreadPublishWhatOneDoes) {
 
 TEST_P(PartitionsRun, TwoAndThreePartitionsOnAThreadEachPublishWhatOneDoes) {
   const Case& c = GetParam();
-  const Published one = run_with(c.scenario, c.threaded_duration, 1, 1, c.threaded_set);
+  const std::vector<std::string> set = *c.threaded_set != '\0' ? std::vector<std::string>{c.threaded_set}
+                                                                 : std::vector<std::string>{};
+  const Published one = run_with(c.scenario, c.threaded_duration, 1, 1, set);
   ASSERT_FALSE(one.summary.empty());
-  for (uint32_t n : {2u, 3u}) {
-    expect_same(one, run_with(c.scenario, c.threaded_duration, n, n, c.threaded_set), n, n);
-  }
+  for (uint32_t n : {2u, 3u}) expect_same(one, run_with(c.scenario, c.threaded_duration, n, n, set), n, n);
+}
+
+// The PFC storm's pause spreads from leaf0 through the spine: placed by name with the spine
+// beside leaf0 (where the automatic split puts it with leaf1), it publishes the same.
+TEST(PartitionsRunPlaced, APlacementByNamePublishesWhatOneDoes) {
+  const std::vector<std::string> placed = {"run.partition_of.leaf0=1", "run.partition_of.spine0=1"};
+  const Published one = run_with("storm_leafspine", "3ms", 1, 1);
+  ASSERT_FALSE(one.summary.empty());
+  expect_same(one, run_with("storm_leafspine", "3ms", 2, 1, placed), 2, 1);
+  std::vector<std::string> soon = placed;
+  soon.push_back("faults[0].start=50us");
+  expect_same(run_with("storm_leafspine", "150us", 1, 1, {"faults[0].start=50us"}),
+              run_with("storm_leafspine", "150us", 2, 2, soon), 2, 2);
 }
 
 INSTANTIATE_TEST_SUITE_P(Scenarios, PartitionsRun,
@@ -149,6 +161,38 @@ TEST(Partitioning, RefusesMorePartitionsThanGroupsACableWithoutDelayAndRealtime)
   auto single = plan_partitions(load("default", {"run.partitions=2"}), 2);
   ASSERT_FALSE(single.ok());
   EXPECT_NE(single.error().message.find("only 1 group"), std::string::npos) << single.error().message;
+}
+
+TEST(Partitioning, RunPartitionOfPlacesSwitchesWithTheirHostsByName) {
+  // leaf0, leaf1, spine0; h0-h2 on leaf0, h3-h5 on leaf1. Unplaced: leaf0 to 0, leaf1 to 1,
+  // the spine to the lighter.
+  auto automatic = plan_partitions(load("storm_leafspine", {"run.partitions=2"}), 2);
+  ASSERT_TRUE(automatic.ok()) << automatic.error().message;
+  EXPECT_EQ(automatic->of_switch, (std::vector<uint32_t>{0, 1, 0}));
+  auto placed = plan_partitions(load("storm_leafspine", {"run.partitions=2", "run.partition_of.leaf0=1",
+                                                         "run.partition_of.spine0=1"}), 2);
+  ASSERT_TRUE(placed.ok()) << placed.error().message;
+  EXPECT_EQ(placed->of_switch, (std::vector<uint32_t>{1, 0, 1}));
+  EXPECT_EQ(placed->of_host, (std::vector<uint32_t>{1, 1, 1, 0, 0, 0}));
+  auto one_named = plan_partitions(load("storm_leafspine", {"run.partitions=3", "run.partition_of.spine0=0"}), 2);
+  ASSERT_TRUE(one_named.ok()) << one_named.error().message;
+  EXPECT_EQ(one_named->of_switch, (std::vector<uint32_t>{1, 2, 0}));
+
+  auto empty = plan_partitions(load("storm_leafspine", {"run.partitions=2", "run.partition_of.leaf0=1",
+                                                        "run.partition_of.leaf1=1", "run.partition_of.spine0=1"}), 2);
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.error().message,
+            "run.partition_of leaves partition 0 of 2 without a switch: expected every partition to hold one "
+            "(place fewer switches by name, or give fewer partitions)");
+  const std::string file = testing::source_root() + "/scenarios/storm_leafspine.toml";
+  auto unknown = scenario::load_scenario(file, {"run.partitions=2", "run.partition_of.leaf7=1"});
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.error().message.find("run.partition_of.leaf7: 'leaf7' is not a switch of the topology "
+                                         "(did you mean 'leaf0'?): expected a switch name (leaf0 .. spine0)"),
+            std::string::npos) << unknown.error().message;
+  auto beyond = scenario::load_scenario(file, {"run.partitions=2", "run.partition_of.leaf0=2"});
+  ASSERT_FALSE(beyond.ok());
+  EXPECT_NE(beyond.error().message.find("run.partition_of.leaf0: 2"), std::string::npos) << beyond.error().message;
 }
 
 TEST(Partitioning, ThreadsAreOnePerPartitionAtMostOnePerCpuUnlessSet) {
