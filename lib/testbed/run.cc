@@ -155,10 +155,7 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
   if (Status st = check_resources(s, resources, series.dir); !st) return Error{st.message()};
   auto plan = plan_partitions(s, runtime::usable_cpus());
   if (!plan) return Error{plan.error().message};
-  if (plan->count > 1 && !capture.empty()) {
-    return Error{fmt::format("--capture: not available with run.partitions = {} (each capture file is "
-                             "written by one thread); capture with run.partitions = 1", plan->count)};
-  }
+  if (Status st = check_captures_partitioned(s.topology, plan.value(), capture); !st) return Error{st.message()};
   if (Status st = ensure_eal(sizes.value()); !st) return Error{st.message()};
   auto pools = make_pools(sizes.value(), plan->count);
   if (!pools) return Error{pools.error().message};

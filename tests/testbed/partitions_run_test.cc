@@ -6,6 +6,8 @@
 // (beside other busy processes) must not make the test run for minutes.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -224,16 +226,52 @@ TEST(Partitioning, TheResourcePlanCountsAPoolSetPerPartition) {
   EXPECT_EQ(three.terms.front().driver, one.terms.front().driver + ", a pool set for each of run.partitions = 3");
 }
 
-TEST(Partitioning, CapturesNeedOnePartition) {
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// A file whose frames one partition sends (a host's cable) is written by that partition's
+// thread: the same bytes as on one partition.
+TEST(Partitioning, ACaptureWithinOnePartitionHoldsWhatOneWrites) {
+  cc::Registry registry = cc::Registry::with_builtins();
+  std::string bytes[2][2];
+  for (uint32_t n : {1u, 2u}) {
+    const scenario::Scenario s =
+        load("storm_leafspine", {fmt::format("run.partitions={}", n), fmt::format("run.threads={}", n),
+                                 "run.duration=150us", "faults[0].start=50us"});
+    tap::CaptureRequest capture;
+    capture.what = {"h0", "h4"};
+    capture.dir = ::testing::TempDir() + fmt::format("/partitions_capture_{}", n);
+    auto r = run_virtual(s, registry, "partitions_run_test", capture);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    bytes[n - 1][0] = read_file(capture.dir + "/capture-h0.pcapng");
+    bytes[n - 1][1] = read_file(capture.dir + "/capture-h4.pcapng");
+  }
+  EXPECT_GT(bytes[0][0].size(), 10'000u);
+  EXPECT_GT(bytes[0][1].size(), 10'000u);
+  EXPECT_TRUE(bytes[0][0] == bytes[1][0]) << "capture-h0.pcapng differs";
+  EXPECT_TRUE(bytes[0][1] == bytes[1][1]) << "capture-h4.pcapng differs";
+}
+
+TEST(Partitioning, ACaptureAcrossPartitionsIsRefused) {
   const scenario::Scenario s = load("storm_leafspine", {"run.partitions=2", "run.duration=3ms"});
   cc::Registry registry = cc::Registry::with_builtins();
   tap::CaptureRequest capture;
-  capture.what = {"all"};
-  capture.dir = ::testing::TempDir() + "/partitions_capture";
+  capture.what = {"h0", "leaf1"};
+  capture.dir = ::testing::TempDir() + "/partitions_capture_refused";
   auto r = run_virtual(s, registry, "partitions_run_test", capture);
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.error().message.find("--capture: not available with run.partitions = 2"), std::string::npos)
-      << r.error().message;
+  EXPECT_EQ(r.error().message,
+            "--capture leaf1: its frames are sent from partitions 1 (h3->leaf1:Ethernet0) and 0 "
+            "(spine0:Ethernet4->leaf1:Ethernet12) of run.partitions = 2, and a capture file is written by one "
+            "thread; expected what one partition sends: a host, a switch port to a host, or a switch whose "
+            "neighbours share its partition (run.partition_of); or run.partitions = 1");
+  // With the spine placed beside leaf1, every frame of the file is sent from partition 1.
+  const scenario::Scenario placed = load(
+      "storm_leafspine", {"run.partitions=2", "run.duration=200us", "faults[0].start=50us", "run.partition_of.spine0=1"});
+  auto ok = run_virtual(placed, registry, "partitions_run_test", capture);
+  EXPECT_TRUE(ok.ok()) << ok.error().message;
 }
 
 }  // namespace
