@@ -17,8 +17,9 @@ namespace rtb::runtime {
 
 class FrameTap {
  public:
-  // `start`: when the frame's first bit leaves the sending MAC.
-  virtual void on_frame(Time start, const rte_mbuf* frame, LinkFaults::Verdict verdict) = 0;
+  // `now`: the sending stage's poll; `start`: when the frame's first bit leaves the sending
+  // MAC (later than `now` for a PFC frame that waits for the frame on the wire).
+  virtual void on_frame(Time now, Time start, const rte_mbuf* frame, LinkFaults::Verdict verdict) = 0;
 
  protected:
   ~FrameTap() = default;  // owned by whoever set it, never through this interface

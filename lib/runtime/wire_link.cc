@@ -39,15 +39,15 @@ void WireLink::connect_receiver(Waker* waker, StageId receiver) {
 
 void WireLink::send(Time now, rte_mbuf* frame) {
   assert(can_send(now));
-  start_frame(now, frame);
+  start_frame(now, now, frame);
 }
 
 void WireLink::send_control(Time now, rte_mbuf* frame) {
   ++counters_.control_frames;
-  start_frame(busy_until_ > now ? busy_until_ : now, frame);
+  start_frame(now, busy_until_ > now ? busy_until_ : now, frame);
 }
 
-Time WireLink::start_frame(Time start, rte_mbuf* frame) {
+Time WireLink::start_frame(Time now, Time start, rte_mbuf* frame) {
   if (start > busy_until_) serial_.reset();  // the wire was idle: no remainder to carry
   const uint32_t len = rte_pktmbuf_pkt_len(frame);
   const Time serialization = serial_.advance(wire_occupancy(len));
@@ -59,7 +59,7 @@ Time WireLink::start_frame(Time start, rte_mbuf* frame) {
 
   const LinkFaults::Verdict verdict =
       faults_ ? faults_->judge(index, start, frame) : LinkFaults::Verdict::kPass;
-  if (tap_ != nullptr) tap_->on_frame(start, frame, verdict);
+  if (tap_ != nullptr) tap_->on_frame(now, start, frame, verdict);
   switch (verdict) {
     case LinkFaults::Verdict::kDrop:
       ++counters_.dropped_fault;

@@ -157,7 +157,7 @@ class WireLink {
     std::array<std::vector<InFlight>, 2> staged;  // by window parity
     uint32_t writing = 0;                         // the sender's current buffer
   };
-  Time start_frame(Time start, rte_mbuf* frame);
+  Time start_frame(Time now, Time start, rte_mbuf* frame);
   void push(Time arrival, rte_mbuf* frame);
 
   WireLinkConfig config_;

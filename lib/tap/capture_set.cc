@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <filesystem>
+#include <tuple>
 
 namespace rtb::tap {
 namespace {
@@ -22,17 +23,19 @@ uint32_t queue_slots(uint64_t bytes, uint32_t max_captured) {
 
 Expected<std::unique_ptr<CaptureSet>> CaptureSet::open(const CaptureRequest& request,
                                                        const scenario::Topology& topo, const WireOf& wire_of,
-                                                       Mode mode, uint64_t origin_ns) {
+                                                       Mode mode, uint64_t origin_ns, const SenderOf& sender_of) {
   auto plans = plan_captures(topo, request.what, "--capture");
   if (!plans) return plans.error();
   std::unique_ptr<CaptureSet> set(new CaptureSet(request, mode));
+  if (mode == Mode::kOrdered) set->stage_frames_.assign(sender_of.stages, 0);
   std::vector<std::vector<Target>> by_direction(2 * topo.links.size());
   for (const FilePlan& plan : plans.value()) {
     if (Status st = set->add_file(plan, topo, wire_of, origin_ns, by_direction); !st) return Error{st.message()};
   }
   for (uint32_t i = 0; i < by_direction.size(); ++i) {
     if (by_direction[i].empty()) continue;
-    set->attach(wire_of({i / 2, i % 2 == 0}), std::move(by_direction[i]));
+    const Direction d{i / 2, i % 2 == 0};
+    set->attach(wire_of(d), std::move(by_direction[i]), mode == Mode::kOrdered ? sender_of.rank(d) : 0);
   }
   return set;
 }
@@ -52,18 +55,44 @@ Status CaptureSet::add_file(const FilePlan& plan, const scenario::Topology& topo
   return {};
 }
 
-void CaptureSet::attach(runtime::WireLink* wire, std::vector<Target> targets) {
+void CaptureSet::attach(runtime::WireLink* wire, std::vector<Target> targets, uint32_t sender) {
   const auto max_frame = static_cast<uint32_t>(wire->config().max_frame.count());
-  Tapped t{wire, nullptr, nullptr};
+  const uint32_t kept = request_.snaplen == 0 ? max_frame : std::min(request_.snaplen, max_frame);
+  Tapped t{wire, nullptr, nullptr, nullptr};
   if (mode_ == Mode::kDirect) {
     t.direct = std::make_unique<DirectTap>(std::move(targets), max_frame);
     wire->set_tap(t.direct.get());
-  } else {
-    const uint32_t kept = request_.snaplen == 0 ? max_frame : std::min(request_.snaplen, max_frame);
+  } else if (mode_ == Mode::kQueued) {
     t.queued = std::make_unique<QueuedTap>(std::move(targets), queue_slots(request_.queue_bytes, kept), kept);
     wire->set_tap(t.queued.get());
+  } else {
+    t.ordered = std::make_unique<OrderedTap>(std::move(targets), sender, &stage_frames_.at(sender), kept);
+    wire->set_tap(t.ordered.get());
   }
   taps_.push_back(std::move(t));
+}
+
+void CaptureSet::write_ordered() {
+  struct Ref {
+    const OrderedTap* tap;
+    const OrderedTap::Kept* kept;
+  };
+  std::vector<Ref> all;
+  for (const Tapped& t : taps_) {
+    if (!t.ordered) continue;
+    for (const OrderedTap::Kept& k : t.ordered->kept()) all.push_back({t.ordered.get(), &k});
+  }
+  std::sort(all.begin(), all.end(), [](const Ref& a, const Ref& b) {
+    return std::tie(a.kept->now, a.kept->stage, a.kept->seq) < std::tie(b.kept->now, b.kept->stage, b.kept->seq);
+  });
+  for (const Ref& r : all) {
+    for (const Target& t : r.tap->targets()) {
+      t.file->write(t.iface, r.kept->start, r.tap->bytes(*r.kept), r.kept->original_len, r.kept->verdict);
+    }
+  }
+  for (Tapped& t : taps_) {
+    if (t.ordered) t.ordered->clear();
+  }
 }
 
 size_t CaptureSet::drain_some(size_t max_frames) {
@@ -99,9 +128,10 @@ void CaptureSet::drain() {
 Status CaptureSet::finish() {
   while (drain_some(SIZE_MAX) != 0) {
   }
+  write_ordered();
   for (const Tapped& t : taps_) {
     const uint64_t link_frames = t.wire->counters().frames;
-    for (const Target& x : t.queued ? t.queued->targets() : t.direct->targets()) {
+    for (const Target& x : t.targets()) {
       x.file->set_link_frames(x.iface, link_frames);
       if (t.queued) x.file->add_lost(x.iface, t.queued->lost());
     }

@@ -6,9 +6,12 @@
 //  - QueuedTap (realtime): the lcore copies the frame's first bytes into a FrameQueue and
 //    goes on; the control thread writes them (CaptureSet::drain). A full queue is a lost
 //    frame, counted, never a wait.
+//  - OrderedTap (parallel virtual time): each partition's thread keeps its frames with
+//    their one-thread order; the capture set writes them in that order between windows.
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "runtime/frame_tap.h"
@@ -25,7 +28,7 @@ struct Target {
 class DirectTap final : public runtime::FrameTap {
  public:
   DirectTap(std::vector<Target> targets, uint32_t max_frame);
-  void on_frame(Time start, const rte_mbuf* frame, runtime::LinkFaults::Verdict verdict) override;
+  void on_frame(Time now, Time start, const rte_mbuf* frame, runtime::LinkFaults::Verdict verdict) override;
   const std::vector<Target>& targets() const { return targets_; }
 
  private:
@@ -33,12 +36,51 @@ class DirectTap final : public runtime::FrameTap {
   std::vector<uint8_t> scratch_;  // a chained frame's bytes, sized once
 };
 
+// Parallel virtual time: the sending partition's thread keeps each frame's first bytes with
+// the key that orders it as a one-thread run's taps saw it, (the sender's poll, the sending
+// stage's place in the one-thread scheduler, the stage's count of frames sent so far): at
+// one instant that scheduler polls stages in their order, each once (nothing a stage sends
+// arrives at the instant it is sent). The capture set writes them, sorted, when every
+// partition has run past them (CaptureSet::write_ordered).
+class OrderedTap final : public runtime::FrameTap {
+ public:
+  struct Kept {
+    Time now;
+    uint32_t stage;
+    uint64_t seq;
+    Time start;
+    uint32_t original_len;
+    uint32_t captured_len;
+    size_t offset;  // into bytes()
+    runtime::LinkFaults::Verdict verdict;
+  };
+  // `stage_frames`: the sending stage's count, shared by its taps (one thread writes it).
+  OrderedTap(std::vector<Target> targets, uint32_t stage, uint64_t* stage_frames, uint32_t max_captured)
+      : targets_(std::move(targets)), stage_(stage), stage_frames_(stage_frames), max_captured_(max_captured) {}
+  void on_frame(Time now, Time start, const rte_mbuf* frame, runtime::LinkFaults::Verdict verdict) override;
+  const std::vector<Target>& targets() const { return targets_; }
+  const std::vector<Kept>& kept() const { return kept_; }
+  std::span<const uint8_t> bytes(const Kept& k) const { return {bytes_.data() + k.offset, k.captured_len}; }
+  void clear() {  // keeps the capacity: a capture allocates while it grows, then reuses
+    kept_.clear();
+    bytes_.clear();
+  }
+
+ private:
+  std::vector<Target> targets_;
+  uint32_t stage_;
+  uint64_t* stage_frames_;
+  uint32_t max_captured_;
+  std::vector<Kept> kept_;
+  std::vector<uint8_t> bytes_;
+};
+
 class QueuedTap final : public runtime::FrameTap {
  public:
   QueuedTap(std::vector<Target> targets, uint32_t slots, uint32_t max_captured)
       : targets_(std::move(targets)), queue_(slots, max_captured) {}
   // The sending lcore.
-  void on_frame(Time start, const rte_mbuf* frame, runtime::LinkFaults::Verdict verdict) override {
+  void on_frame(Time, Time start, const rte_mbuf* frame, runtime::LinkFaults::Verdict verdict) override {
     if (!queue_.push(start, frame, static_cast<uint8_t>(verdict))) ++lost_;
   }
   // The control thread.

@@ -12,32 +12,17 @@ Expected<std::unique_ptr<tap::CaptureSet>> open_captures(const Testbed& t, const
   std::error_code ec;
   std::filesystem::create_directories(request.dir, ec);
   if (ec) return Error{fmt::format("--capture: cannot create the folder {}: {}", request.dir, ec.message())};
+  const scenario::Topology& topo = t.scenario().topology;
   const auto wire_of = [&t](tap::Direction d) { return t.end_links(d.link, d.a_to_b).tx; };
-  return tap::CaptureSet::open(request, t.scenario().topology, wire_of, mode, origin_ns);
-}
-
-Status check_captures_partitioned(const scenario::Topology& topo, const Partitioning& plan,
-                                  const tap::CaptureRequest& request) {
-  if (request.empty() || plan.count == 1) return {};
-  auto files = tap::plan_captures(topo, request.what, "--capture");
-  if (!files) return files.error();
-  const auto sender = [&](const tap::Direction& d) {
-    const scenario::Link& l = topo.links[d.link];
-    return plan.of(d.a_to_b ? l.a.node : l.b.node);
-  };
-  for (const tap::FilePlan& f : files.value()) {
-    for (const tap::Direction& d : f.directions) {
-      const tap::Direction& first = f.directions.front();
-      if (sender(d) == sender(first)) continue;
-      return Error{fmt::format(
-          "--capture {}: its frames are sent from partitions {} ({}) and {} ({}) of run.partitions = {}, and a "
-          "capture file is written by one thread; expected what one partition sends: a host, a switch port to a host, or "
-          "a switch whose neighbours share its partition (run.partition_of); or run.partitions = 1",
-          f.what, sender(first), tap::direction_name(topo, first), sender(d), tap::direction_name(topo, d),
-          plan.count)};
-    }
-  }
-  return {};
+  // A one-thread run adds its stages hosts first, then switches, each by index (Testbed::wire_up).
+  const auto hosts = static_cast<uint32_t>(topo.hosts.size());
+  tap::SenderOf sender_of{[&topo, hosts](tap::Direction d) {
+                                        const scenario::Link& l = topo.links[d.link];
+                                        const scenario::NodeRef n = d.a_to_b ? l.a.node : l.b.node;
+                                        return n.kind == scenario::NodeKind::kHost ? n.index : hosts + n.index;
+                                      },
+                                      hosts + static_cast<uint32_t>(topo.switches.size())};
+  return tap::CaptureSet::open(request, topo, wire_of, mode, origin_ns, sender_of);
 }
 
 }  // namespace rtb::testbed
