@@ -73,23 +73,20 @@ void CaptureSet::attach(runtime::WireLink* wire, std::vector<Target> targets, ui
 }
 
 void CaptureSet::write_ordered() {
-  struct Ref {
-    const OrderedTap* tap;
-    const OrderedTap::Kept* kept;
-  };
-  std::vector<Ref> all;
+  order_.clear();  // keeps its capacity from the last sample
   for (const Tapped& t : taps_) {
     if (!t.ordered) continue;
-    for (const OrderedTap::Kept& k : t.ordered->kept()) all.push_back({t.ordered.get(), &k});
+    for (const OrderedTap::Kept& k : t.ordered->kept()) order_.push_back({t.ordered.get(), &k});
   }
-  std::sort(all.begin(), all.end(), [](const Ref& a, const Ref& b) {
+  std::sort(order_.begin(), order_.end(), [](const KeptRef& a, const KeptRef& b) {
     return std::tie(a.kept->now, a.kept->stage, a.kept->seq) < std::tie(b.kept->now, b.kept->stage, b.kept->seq);
   });
-  for (const Ref& r : all) {
+  for (const KeptRef& r : order_) {
     for (const Target& t : r.tap->targets()) {
       t.file->write(t.iface, r.kept->start, r.tap->bytes(*r.kept), r.kept->original_len, r.kept->verdict);
     }
   }
+  order_.clear();
   for (Tapped& t : taps_) {
     if (t.ordered) t.ordered->clear();
   }

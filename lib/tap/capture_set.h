@@ -3,7 +3,7 @@
 //
 //   auto set = CaptureSet::open(request, topology, wire_of, CaptureSet::Mode::kQueued, origin);
 //   ... run; realtime: set->drain() on the control thread every control period;
-//       parallel virtual time: set->write_ordered() between windows ...
+//       parallel virtual time: set->write_ordered() at each sample, no partition running ...
 //   Status st = set->finish();         // writes what is queued, closes the files
 //   run_json["captures"] = set->to_json();
 //
@@ -78,6 +78,11 @@ class CaptureSet {
   std::vector<std::unique_ptr<CaptureFile>> files_;
   std::vector<Tapped> taps_;
   std::vector<uint64_t> stage_frames_;  // kOrdered: frames each stage sent, sized at open
+  struct KeptRef {
+    const OrderedTap* tap;
+    const OrderedTap::Kept* kept;
+  };
+  std::vector<KeptRef> order_;  // kOrdered: write_ordered()'s sort, reused
 };
 
 }  // namespace rtb::tap

@@ -7,7 +7,7 @@
 //    goes on; the control thread writes them (CaptureSet::drain). A full queue is a lost
 //    frame, counted, never a wait.
 //  - OrderedTap (parallel virtual time): each partition's thread keeps its frames with
-//    their one-thread order; the capture set writes them in that order between windows.
+//    their one-thread order; the capture set writes them in that order at each sample.
 #pragma once
 
 #include <cstdint>

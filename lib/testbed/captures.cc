@@ -16,12 +16,12 @@ Expected<std::unique_ptr<tap::CaptureSet>> open_captures(const Testbed& t, const
   const auto wire_of = [&t](tap::Direction d) { return t.end_links(d.link, d.a_to_b).tx; };
   // A one-thread run adds its stages hosts first, then switches, each by index (Testbed::wire_up).
   const auto hosts = static_cast<uint32_t>(topo.hosts.size());
-  tap::SenderOf sender_of{[&topo, hosts](tap::Direction d) {
-                                        const scenario::Link& l = topo.links[d.link];
-                                        const scenario::NodeRef n = d.a_to_b ? l.a.node : l.b.node;
-                                        return n.kind == scenario::NodeKind::kHost ? n.index : hosts + n.index;
-                                      },
-                                      hosts + static_cast<uint32_t>(topo.switches.size())};
+  const auto rank = [&topo, hosts](tap::Direction d) {
+    const scenario::Link& l = topo.links[d.link];
+    const scenario::NodeRef sender = d.a_to_b ? l.a.node : l.b.node;
+    return sender.kind == scenario::NodeKind::kHost ? sender.index : hosts + sender.index;
+  };
+  const tap::SenderOf sender_of{rank, hosts + static_cast<uint32_t>(topo.switches.size())};
   return tap::CaptureSet::open(request, topo, wire_of, mode, origin_ns, sender_of);
 }
 

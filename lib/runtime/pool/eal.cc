@@ -108,12 +108,25 @@ std::string explain_eal_failure(int err, const std::vector<std::string>& args) {
 
 const std::vector<unsigned>& cpus_before_eal() { return g_cpus_before; }
 
+namespace {
+
+// The CPUs the calling thread may run on (empty if the kernel does not say).
+std::vector<unsigned> affinity() {
+  std::vector<unsigned> cpus;
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (unsigned c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  }
+  return cpus;
+}
+
+}  // namespace
+
 uint32_t usable_cpus() {
-  if (g_state != EalState::kNotStarted && !g_cpus_before.empty()) return static_cast<uint32_t>(g_cpus_before.size());
-  cpu_set_t now;
-  CPU_ZERO(&now);
-  if (sched_getaffinity(0, sizeof now, &now) != 0) return 1;
-  return std::max(1u, static_cast<uint32_t>(CPU_COUNT(&now)));
+  const size_t n = g_state != EalState::kNotStarted ? g_cpus_before.size() : affinity().size();
+  return std::max(1u, static_cast<uint32_t>(n));
 }
 
 Status start_eal(const EalOptions& options) {
@@ -124,13 +137,7 @@ Status start_eal(const EalOptions& options) {
   g_argv.clear();
   for (auto& s : g_args) g_argv.push_back(s.data());
   g_argv.push_back(nullptr);
-  cpu_set_t before;
-  CPU_ZERO(&before);
-  if (sched_getaffinity(0, sizeof before, &before) == 0) {
-    for (unsigned c = 0; c < CPU_SETSIZE; ++c) {
-      if (CPU_ISSET(c, &before)) g_cpus_before.push_back(c);
-    }
-  }
+  g_cpus_before = affinity();
   rte_errno = 0;
   OutputCapture capture;  // the EAL's own lines: one sentence of them on failure (eal_output.h)
   const int rc = rte_eal_init(static_cast<int>(g_args.size()), g_argv.data());
