@@ -3,6 +3,7 @@
 #include <rte_mbuf.h>
 
 #include <algorithm>
+#include <cassert>
 
 #include "switch/validate.h"
 #include "wire/int_trailer.h"
@@ -66,6 +67,7 @@ Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, runtime::MbufP
   pause_meters_.assign(n * kPriorities, PauseMeter{});
   backlog_.assign(n, 0);
   shaper_next_.assign(n, Time::zero());
+  egress_at_.assign(n, Time::never());
   aqm_.reserve(n * kPriorities);
   for (const PortConfig& p : config_.ports) {
     for (int q = 0; q < kPriorities; ++q)
@@ -91,7 +93,7 @@ void Switch::poll(Time now) {
   if (pausing_ != 0) pfc_timers(now);  // these tests open both calls: skipped when idle
   if (config_.pfcwd.enabled) watchdog(now);
   for (uint16_t p = 0; p < nports_; ++p) {
-    if (backlog_[p] != 0) transmit(p, now);  // tested here: most ports are idle most polls
+    if (egress_at_[p] <= now) transmit(p, now);  // tested here: most ports wait most polls
   }
 }
 
@@ -99,8 +101,8 @@ Time Switch::next_deadline() const {
   Time t = pausing_ != 0 ? next_pfc_refresh() : Time::never();
   if (config_.pfcwd.enabled && wd_active()) t = std::min(t, next_wd_poll_);
   for (uint16_t p = 0; p < nports_; ++p) {
-    t = std::min(t, links_[p].rx->next_arrival());
-    if (backlog_[p] != 0) t = std::min(t, egress_ready_at(p));
+    assert(egress_at_[p] == (backlog_[p] != 0 ? egress_ready_at(p) : Time::never()));
+    t = std::min(t, std::min(links_[p].rx->next_arrival(), egress_at_[p]));
   }
   return t;
 }
@@ -191,6 +193,7 @@ bool Switch::enqueue(uint16_t in, rte_mbuf* m, const FrameInfo& info, Time now) 
   if (v == AqmVerdict::kMark && config_.mark_point == MarkPoint::kEnqueue) mark_ce(f, out, q);
   queues_.push(qid(out, q), f);  // cannot fail: one slot per cell, one cell per frame at least
   backlog_[out] |= static_cast<uint8_t>(1u << q);
+  note_egress(out);
   if (lossless(in, tc)) {
     const PfcAction action = pfc_gen_[qid(in, pg)].on_admit(now, mmu_.xoff_reached(in, pg));
     if (action == PfcAction::kXoff) {
@@ -226,7 +229,7 @@ QueuedFrame Switch::pop_queue(uint16_t port, uint8_t queue) {
   const uint32_t id = qid(port, queue);
   const QueuedFrame f = queues_.pop(id);
   if (queues_.empty(id)) backlog_[port] &= static_cast<uint8_t>(~(1u << queue));
-  return f;
+  return f;  // the caller renews egress_at_ once it is done with the port
 }
 
 int Switch::pick_queue(uint16_t port, Time now) {
@@ -264,6 +267,7 @@ void Switch::transmit(uint16_t port, Time now) {
     shaper_next_[port] = now + shaper_clock_[port].advance(runtime::wire_occupancy(f.bytes));
   }
   tx.send(now, f.mbuf);
+  note_egress(port);
 }
 
 // The AQM's ECN marks at dequeue on the queue's bytes including the departing frame
@@ -304,6 +308,15 @@ void Switch::release(const QueuedFrame& f, uint16_t port, uint8_t queue, Time no
     PfcGenerator& g = pfc_gen_[qid(f.in_port, f.pg)];
     pfc_act(f.in_port, f.pg, g.on_release(mmu_.xon_reached(f.in_port, f.pg)), now);
   }
+}
+
+// Kept per port (egress_at_) and renewed by everything that changes one of its inputs:
+// the port's backlog (enqueue; transmit and flush_queue, which pop), its wire (transmit,
+// send_pfc), its shaper (transmit) and the pauses it received (pfc_received,
+// storm_detected). So a poll visits only the ports that may send, and next_deadline()
+// reads one value per port instead of each backlogged port's wire and pauses.
+void Switch::note_egress(uint16_t port) {
+  egress_at_[port] = backlog_[port] != 0 ? egress_ready_at(port) : Time::never();
 }
 
 Time Switch::egress_ready_at(uint16_t port) const {
@@ -358,6 +371,7 @@ uint32_t Switch::drain() {
       }
     }
     backlog_[p] = 0;
+    egress_at_[p] = Time::never();
   }
   return n;
 }

@@ -88,6 +88,7 @@ class Switch final : public runtime::Stage {
   void drop_at_queue(rte_mbuf* m, uint32_t bytes, uint16_t out_port, uint8_t queue,
                      DropReason reason);
   Time egress_ready_at(uint16_t port) const;
+  void note_egress(uint16_t port);
 
   // switch_pfc.cc: PFC in and out, the watchdog
   void pfc_received(uint16_t port, const FrameInfo& info, Time now);
@@ -117,6 +118,7 @@ class Switch final : public runtime::Stage {
   std::vector<uint8_t> backlog_;          // per egress port, bit q: queue q holds frames
   std::vector<SerialClock> shaper_clock_;
   std::vector<Time> shaper_next_;
+  std::vector<Time> egress_at_;           // per port: egress_ready_at(), never without a backlog
   std::vector<uint8_t> int_rate_code_;    // per port: its line rate as an INT record code
   std::vector<const QosMaps*> maps_;      // per ingress port: its maps (config_'s)
   std::vector<uint8_t> pfc_enable_;       // per port: PORT_QOS_MAP pfc_enable bits

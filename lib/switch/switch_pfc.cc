@@ -46,6 +46,7 @@ void Switch::pfc_received(uint16_t port, const FrameInfo& info, Time now) {
     m.start = now;
     m.until = tx.paused_until(prio);
   }
+  note_egress(port);
 }
 
 // An empty control pool in realtime loses this frame, counted: a lost XOFF is sent again
@@ -66,6 +67,7 @@ void Switch::send_pfc(uint16_t port, uint8_t pg, bool xoff, Time now) {
   auto* data = reinterpret_cast<uint8_t*>(rte_pktmbuf_append(m, wire::kPfcFrameBytes));
   wire::build_pfc(f, data);
   links_[port].tx->send_control(now, m);
+  note_egress(port);
   for (int p = 0; p < kPriorities; ++p) {
     if ((f.vector >> p) & 1u) ++counters_.ports[port].pfc_tx[p];
   }
@@ -149,6 +151,7 @@ void Switch::storm_detected(uint16_t port, uint8_t prio, Time now) {
   if (ended > m.start) m.total += ended - m.start;
   links_[port].tx->apply_pause(prio, 0, now);
   m.start = m.until = now;
+  note_egress(port);
 }
 
 void Switch::flush_queue(uint16_t port, uint8_t queue, Time now) {
@@ -159,6 +162,7 @@ void Switch::flush_queue(uint16_t port, uint8_t queue, Time now) {
     ++counters_.ports[port].pfcwd[queue].tx_dropped;
     drop_at_queue(f.mbuf, f.bytes, port, queue, DropReason::kPfcWatchdog);
   }
+  note_egress(port);
 }
 
 }  // namespace rtb::sw
