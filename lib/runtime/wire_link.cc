@@ -30,9 +30,7 @@ WireLink::WireLink(WireLinkConfig config)
       ring_(ring_capacity(config_)),
       mask_(static_cast<uint32_t>(ring_.size()) - 1) {}
 
-// Not drain(): the receiver's next-arrival slot may be gone already (a stage is
-// destroyed before the links it read).
-WireLink::~WireLink() { free_frames(); }
+WireLink::~WireLink() { drain(); }
 
 void WireLink::connect_receiver(Waker* waker, StageId receiver) {
   waker_ = waker;
@@ -110,7 +108,7 @@ void WireLink::push(Time arrival, rte_mbuf* frame) {
     std::abort();  // an internal sizing bug, not a user error
   }
   ring_[(head_ + count_) & mask_] = InFlight{arrival, frame};
-  if (++count_ == 1) *next_arrival_ = arrival;
+  if (++count_ == 1) next_arrival_ = arrival;
   if (waker_ != nullptr) waker_->wake(receiver_, arrival);
 }
 
@@ -119,12 +117,6 @@ void WireLink::deliver(Time now, rte_mbuf* frame) {
   ++counters_.frames;
   counters_.bytes += rte_pktmbuf_pkt_len(frame);
   push(now, frame);
-}
-
-void WireLink::keep_next_arrival_in(Time* slot) {
-  Time* to = slot != nullptr ? slot : &own_next_arrival_;
-  *to = *next_arrival_;
-  next_arrival_ = to;
 }
 
 void WireLink::apply_pause(uint8_t priority, uint16_t quanta, Time now) {
@@ -145,18 +137,12 @@ uint32_t WireLink::receive(Time now, rte_mbuf** out, uint32_t max) {
     }
     out[n++] = f.frame;
   }
-  *next_arrival_ = count_ == 0 ? Time::never() : ring_[head_].arrival;
+  next_arrival_ = count_ == 0 ? Time::never() : ring_[head_].arrival;
   counters_.delivered += n;
   return n;
 }
 
 uint32_t WireLink::drain() {
-  const uint32_t n = free_frames();
-  *next_arrival_ = Time::never();
-  return n;
-}
-
-uint32_t WireLink::free_frames() {
   uint32_t n = count_;
   for (; count_ > 0; --count_, head_ = (head_ + 1) & mask_) rte_pktmbuf_free(ring_[head_].frame);
   if (crossing_ != nullptr) {
@@ -166,6 +152,7 @@ uint32_t WireLink::free_frames() {
       b.clear();
     }
   }
+  next_arrival_ = Time::never();
   return n;
 }
 

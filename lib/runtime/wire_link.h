@@ -108,13 +108,8 @@ class WireLink {
 
   // --- receiving end ---
   // Kept in a member as the ring changes, so a stage scanning many input links (a switch
-  // polls every port's) reads one value per link instead of the ring. The receiving stage
-  // may have it kept in an array of its own instead, where its scan reads the values side
-  // by side rather than one link object each (nullptr: back in the link). The slot is
-  // written where the member was, by the thread that owns the receiving end, and must
-  // live as long as frames move on the link (the destructor does not write it).
-  Time next_arrival() const { return *next_arrival_; }
-  void keep_next_arrival_in(Time* slot);
+  // polls every port's) reads one value per link instead of the ring.
+  Time next_arrival() const { return next_arrival_; }
   // Moves up to `max` frames that have arrived by `now` into `out`; returns how many.
   uint32_t receive(Time now, rte_mbuf** out, uint32_t max);
   uint32_t in_flight() const { return count_; }
@@ -164,7 +159,6 @@ class WireLink {
   };
   Time start_frame(Time now, Time start, rte_mbuf* frame);
   void push(Time arrival, rte_mbuf* frame);
-  uint32_t free_frames();  // every frame on the wire and staged freed; the count
 
   WireLinkConfig config_;
   SerialClock serial_;
@@ -174,8 +168,7 @@ class WireLink {
   uint32_t mask_;               // capacity - 1
   uint32_t head_ = 0;
   uint32_t count_ = 0;
-  Time own_next_arrival_ = Time::never();
-  Time* next_arrival_ = &own_next_arrival_;  // the head's arrival, or never
+  Time next_arrival_ = Time::never();  // the head's arrival, or never
   Waker* waker_ = nullptr;
   StageId receiver_ = kNoStage;
   LinkFaults* faults_ = nullptr;
