@@ -108,7 +108,7 @@ void WireLink::push(Time arrival, rte_mbuf* frame) {
     std::abort();  // an internal sizing bug, not a user error
   }
   ring_[(head_ + count_) & mask_] = InFlight{arrival, frame};
-  if (++count_ == 1) next_arrival_ = arrival;
+  if (++count_ == 1) *next_arrival_ = arrival;
   if (waker_ != nullptr) waker_->wake(receiver_, arrival);
 }
 
@@ -117,6 +117,12 @@ void WireLink::deliver(Time now, rte_mbuf* frame) {
   ++counters_.frames;
   counters_.bytes += rte_pktmbuf_pkt_len(frame);
   push(now, frame);
+}
+
+void WireLink::keep_next_arrival_in(Time* slot) {
+  Time* to = slot != nullptr ? slot : &own_next_arrival_;
+  *to = *next_arrival_;
+  next_arrival_ = to;
 }
 
 void WireLink::apply_pause(uint8_t priority, uint16_t quanta, Time now) {
@@ -137,7 +143,7 @@ uint32_t WireLink::receive(Time now, rte_mbuf** out, uint32_t max) {
     }
     out[n++] = f.frame;
   }
-  next_arrival_ = count_ == 0 ? Time::never() : ring_[head_].arrival;
+  *next_arrival_ = count_ == 0 ? Time::never() : ring_[head_].arrival;
   counters_.delivered += n;
   return n;
 }
@@ -152,7 +158,7 @@ uint32_t WireLink::drain() {
       b.clear();
     }
   }
-  next_arrival_ = Time::never();
+  *next_arrival_ = Time::never();
   return n;
 }
 

@@ -108,8 +108,13 @@ class WireLink {
 
   // --- receiving end ---
   // Kept in a member as the ring changes, so a stage scanning many input links (a switch
-  // polls every port's) reads one value per link instead of the ring.
-  Time next_arrival() const { return next_arrival_; }
+  // polls every port's) reads one value per link instead of the ring. The receiving stage
+  // may have it kept in an array of its own instead, where its scan reads the values side
+  // by side rather than one link object each (nullptr: back in the link). The slot is
+  // written where the member was, by the thread that owns the receiving end; the stage
+  // gives it back (nullptr) before it goes, since the link may be drained after it.
+  Time next_arrival() const { return *next_arrival_; }
+  void keep_next_arrival_in(Time* slot);
   // Moves up to `max` frames that have arrived by `now` into `out`; returns how many.
   uint32_t receive(Time now, rte_mbuf** out, uint32_t max);
   uint32_t in_flight() const { return count_; }
@@ -168,7 +173,8 @@ class WireLink {
   uint32_t mask_;               // capacity - 1
   uint32_t head_ = 0;
   uint32_t count_ = 0;
-  Time next_arrival_ = Time::never();  // the head's arrival, or never
+  Time own_next_arrival_ = Time::never();
+  Time* next_arrival_ = &own_next_arrival_;  // the head's arrival, or never
   Waker* waker_ = nullptr;
   StageId receiver_ = kNoStage;
   LinkFaults* faults_ = nullptr;

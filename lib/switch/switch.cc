@@ -68,6 +68,8 @@ Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, runtime::MbufP
   backlog_.assign(n, 0);
   shaper_next_.assign(n, Time::zero());
   egress_at_.assign(n, Time::never());
+  rx_next_.assign(nports_, Time::never());
+  for (uint16_t p = 0; p < nports_; ++p) links_[p].rx->keep_next_arrival_in(&rx_next_[p]);
   aqm_.reserve(n * kPriorities);
   for (const PortConfig& p : config_.ports) {
     for (int q = 0; q < kPriorities; ++q)
@@ -86,7 +88,11 @@ Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, runtime::MbufP
   }
 }
 
-Switch::~Switch() { drain(); }
+Switch::~Switch() {
+  drain();
+  // The links outlive the switch and may be drained after it: their arrivals go back home.
+  for (uint16_t p = 0; p < nports_; ++p) links_[p].rx->keep_next_arrival_in(nullptr);
+}
 
 void Switch::poll(Time now) {
   receive(now);
@@ -102,7 +108,7 @@ Time Switch::next_deadline() const {
   if (config_.pfcwd.enabled && wd_active()) t = std::min(t, next_wd_poll_);
   for (uint16_t p = 0; p < nports_; ++p) {
     assert(egress_at_[p] == (backlog_[p] != 0 ? egress_ready_at(p) : Time::never()));
-    t = std::min(t, std::min(links_[p].rx->next_arrival(), egress_at_[p]));
+    t = std::min(t, std::min(rx_next_[p], egress_at_[p]));
   }
   return t;
 }
@@ -112,8 +118,8 @@ Time Switch::next_deadline() const {
 void Switch::receive(Time now) {
   rte_mbuf* burst[kBurst];
   for (uint16_t p = 0; p < nports_; ++p) {
+    if (rx_next_[p] > now) continue;
     runtime::WireLink& rx = *links_[p].rx;
-    if (rx.next_arrival() > now) continue;
     uint32_t n;
     do {  // a short burst means nothing more has arrived
       n = rx.receive(now, burst, kBurst);

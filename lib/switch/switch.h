@@ -119,6 +119,7 @@ class Switch final : public runtime::Stage {
   std::vector<SerialClock> shaper_clock_;
   std::vector<Time> shaper_next_;
   std::vector<Time> egress_at_;           // per port: egress_ready_at(), never without a backlog
+  std::vector<Time> rx_next_;             // per port: its input link's next arrival, kept there
   std::vector<uint8_t> int_rate_code_;    // per port: its line rate as an INT record code
   std::vector<const QosMaps*> maps_;      // per ingress port: its maps (config_'s)
   std::vector<uint8_t> pfc_enable_;       // per port: PORT_QOS_MAP pfc_enable bits
