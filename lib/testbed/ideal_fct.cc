@@ -1,7 +1,6 @@
 #include "testbed/ideal_fct.h"
 
 #include "runtime/wire_link.h"
-#include "testbed/base_rtt.h"
 #include "wire/frame_size.h"
 
 namespace rtb::testbed {
@@ -26,9 +25,9 @@ Bytes message_wire_bytes(Bytes size, uint32_t path_mtu, bool write, bool tagged)
          frame_wire_bytes(tagged, 0, last);
 }
 
-std::optional<Time> ideal_fct(const scenario::Topology& topo, const scenario::Flow& flow) {
+std::optional<Time> ideal_fct(const scenario::Topology& topo, const scenario::Flow& flow,
+                              const BasePath& path) {
   if (!flow.size || !flow.messages.empty()) return std::nullopt;
-  const BasePath path = base_path(topo, flow);
   if (path.rtt == Time::zero() || path.bottleneck == Rate::zero()) return std::nullopt;
   const scenario::HostNode& src = topo.hosts[flow.src];
   const Bytes wire = message_wire_bytes(*flow.size, src.requester.path_mtu,

@@ -14,6 +14,7 @@
 
 #include "core/units.h"
 #include "scenario/scenario.h"
+#include "testbed/base_rtt.h"
 
 namespace rtb::testbed {
 
@@ -23,6 +24,11 @@ Bytes message_wire_bytes(Bytes size, uint32_t path_mtu, bool write, bool tagged)
 
 // nullopt: the flow has no fixed size, is several messages (pattern "capture": each starts
 // on its own), or has no path.
-std::optional<Time> ideal_fct(const scenario::Topology& topo, const scenario::Flow& flow);
+// `path`: the flow's base path, when it is known already.
+std::optional<Time> ideal_fct(const scenario::Topology& topo, const scenario::Flow& flow,
+                              const BasePath& path);
+inline std::optional<Time> ideal_fct(const scenario::Topology& topo, const scenario::Flow& flow) {
+  return ideal_fct(topo, flow, base_path(topo, flow));
+}
 
 }  // namespace rtb::testbed

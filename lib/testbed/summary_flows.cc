@@ -65,7 +65,7 @@ FlowResult flow_result(const Testbed& t, const Baseline& b, uint32_t f) {
   r.dst = s.topology.hosts[flow.dst].name;
   r.start = flow.start;
   if (flow.size) r.size_bytes = flow.size->count();
-  r.ideal_fct = ideal_fct(s.topology, flow);
+  r.ideal_fct = ideal_fct(s.topology, flow, t.base_path(f));
   if (t.has_host(flow.dst)) {
     const uint64_t delivered = t.host(flow.dst).qp(t.flow_qps(f).dst_qp).counters.payload_bytes_received;
     r.bytes_total = delivered;

@@ -230,6 +230,7 @@ Status Testbed::make_switches(const IntPlan& int_plan) {
 // once per connection, as an RDMA connection manager exchanges QP attributes).
 Status Testbed::make_flows(const cc::Algorithm& algorithm, const IntPlan& int_plan) {
   std::vector<uint32_t> next_qp(s_.topology.hosts.size(), 0);
+  BasePaths paths(s_.topology);
   for (const scenario::Flow& f : s_.flows) {
     const scenario::HostNode& src = s_.topology.hosts[f.src];
     const scenario::HostNode& dst = s_.topology.hosts[f.dst];
@@ -240,7 +241,7 @@ Status Testbed::make_flows(const cc::Algorithm& algorithm, const IntPlan& int_pl
     sa.vlan_tagged = src.vlan_tagged;
     sa.requester = src.requester;
     sa.flow_id = f.id;
-    const BasePath path = base_path(s_.topology, f);
+    const BasePath& path = base_paths_.emplace_back(paths.of(f));
     sa.base_rtt = path.rtt;
     sa.hop_count = path.switches;
     sa.send_cnps = algorithm.needs(cc::Feedback::kCnp);

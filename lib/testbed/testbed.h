@@ -29,6 +29,7 @@
 #include "runtime/wire_link.h"
 #include "scenario/scenario.h"
 #include "switch/switch.h"
+#include "testbed/base_rtt.h"
 #include "testbed/int_plan.h"
 #include "testbed/partitioning.h"
 
@@ -110,6 +111,8 @@ class Testbed {
   const sw::Switch& switch_at(uint32_t i) const { return *switches_[i]; }
   const std::vector<LinkPair>& links() const { return links_; }
   const FlowQps& flow_qps(uint32_t flow) const { return flow_qps_[flow]; }
+  // The flow's path with empty queues (base_rtt.h), as its connection was given it.
+  const BasePath& base_path(uint32_t flow) const { return base_paths_[flow]; }
   // The link a switch port sends on.
   const runtime::WireLink& switch_tx(uint32_t sw, uint16_t port) const;
   EndLinks end_links(uint32_t link, bool end_a) const;
@@ -157,6 +160,7 @@ class Testbed {
   std::vector<runtime::Stage*> stand_ins_;  // per host index: the stage in its place, or null
   std::vector<std::unique_ptr<sw::Switch>> switches_;
   std::vector<FlowQps> flow_qps_;
+  std::vector<BasePath> base_paths_;  // per flow
   std::vector<runtime::PoolSet*> pools_;  // one, or one per partition
   std::optional<Partitioning> plan_;      // build_partitioned() only
   runtime::VirtualScheduler scheduler_;
