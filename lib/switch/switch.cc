@@ -3,8 +3,8 @@
 #include <rte_mbuf.h>
 
 #include <algorithm>
-#include <cassert>
 
+#include "core/debug_check.h"
 #include "switch/validate.h"
 #include "wire/int_trailer.h"
 #include "wire/ipv4.h"
@@ -107,7 +107,7 @@ Time Switch::next_deadline() const {
   Time t = pausing_ != 0 ? next_pfc_refresh() : Time::never();
   if (config_.pfcwd.enabled && wd_active()) t = std::min(t, next_wd_poll_);
   for (uint16_t p = 0; p < nports_; ++p) {
-    assert(egress_at_[p] == (backlog_[p] != 0 ? egress_ready_at(p) : Time::never()));
+    RTB_DEBUG_ASSERT(egress_at_[p] == (backlog_[p] != 0 ? egress_ready_at(p) : Time::never()));
     t = std::min(t, std::min(rx_next_[p], egress_at_[p]));
   }
   return t;
