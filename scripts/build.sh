@@ -6,12 +6,25 @@
 # runs two scenarios in virtual time once per build directory; remove
 # build/.profile-trained to train again after large changes (a stale profile only costs
 # speed). Measured on the 40 Gb/s 2:1 incast: 1.5x the speed of -O2 (README, Performance).
+#
+#   ./scripts/build.sh [--no-profile]
+#
+# --no-profile builds a build/ that has no profile yet without training one: the same
+# -O3 and LTO, slower code. scripts/test.sh uses it: its tests need the release build's
+# code, not its speed, and the instrumented build is a third of a fresh build's time. A
+# later ./scripts/build.sh trains the profile and rebuilds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+train=1
+case "${1:-}" in
+  "") ;;
+  --no-profile) train=0 ;;
+  *) echo "build.sh: unknown option '$1' (expected --no-profile or nothing)" >&2; exit 2 ;;
+esac
 if [ ! -f build/build.ninja ]; then
   meson setup build --buildtype=release -Db_lto=true
 fi
-if [ ! -f build/.profile-trained ]; then
+if [ "$train" = 1 ] && [ ! -f build/.profile-trained ]; then
   echo "build.sh: first build: an instrumented build, two training runs, then the optimised" \
        "build (about 8 minutes on 2 cores)" >&2
   ./scripts/train_profile.sh build
