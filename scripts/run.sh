@@ -10,9 +10,9 @@ cd "$(dirname "$0")/.."
 # On a terminal the build shows its progress (ninja's one updating line, the first build's
 # phases) on stderr; otherwise it is silent and the run's output is all there is.
 if [ -t 2 ]; then
-  ./scripts/build.sh >&2
+  ./scripts/build.sh tool >&2
 else
-  ./scripts/build.sh >/dev/null
+  ./scripts/build.sh tool >/dev/null
 fi
 scenario="${1:-scenarios/default.toml}"
 [ $# -gt 0 ] && shift
