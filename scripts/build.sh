@@ -30,7 +30,7 @@ if [ ! -f build/build.ninja ]; then
 fi
 if [ "$train" = 1 ] && [ ! -f build/.profile-trained ]; then
   echo "build.sh: first build: an instrumented build, two training runs, then the optimised" \
-       "build (about 30 minutes on 2 cores)" >&2
+       "build (40 minutes or so on 2 cores)" >&2
   ./scripts/train_profile.sh build
 fi
 ninja -C build "$@"
