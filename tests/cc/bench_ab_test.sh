@@ -4,18 +4,8 @@
 #   usage: bench_ab_test.sh SCRIPT CC_BENCH
 set -uo pipefail
 script=$1 bench=$2
-fails=0
-expect() {  # expect NAME CODE PATTERN -- command...
-  local name=$1 code=$2 pattern=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>&1); rc=$?
-  if [ "$rc" != "$code" ] || ! grep -qE -- "$pattern" <<<"$out"; then
-    echo "FAIL $name: exit $rc (expected $code), output:"; echo "$out"; fails=$((fails + 1))
-  else
-    echo "ok   $name"
-  fi
-}
+# shellcheck source=../expect.sh
+source "$(dirname "$0")/../expect.sh"
 expect "one round, one benchmark" 0 "^BM_StateBytesPerFlow.*cc_bench +[0-9.]+ +[0-9.]+ +[0-9.]+ +\(3\)" \
   -- "$script" 1 StateBytes "$bench"
 expect "too few arguments" 2 "usage:" -- "$script" 1 StateBytes

@@ -5,18 +5,8 @@
 #   usage: build_args_test.sh BUILD_SH BUILD_DIR
 set -uo pipefail
 script=$1 build=$2
-fails=0
-expect() {  # expect NAME CODE PATTERN -- command...
-  local name=$1 code=$2 pattern=$3
-  shift 4
-  local out rc
-  out=$("$@" 2>&1); rc=$?
-  if [ "$rc" != "$code" ] || ! grep -qE -- "$pattern" <<<"$out"; then
-    echo "FAIL $name: exit $rc (expected $code), output:"; echo "$out"; fails=$((fails + 1))
-  else
-    echo "ok   $name"
-  fi
-}
+# shellcheck source=../expect.sh
+source "$(dirname "$0")/../expect.sh"
 one_line="^build.sh: unknown option '--bogus' \(expected --no-profile, or ninja targets\)$"
 expect "an unknown option" 2 "$one_line" -- "$script" --bogus
 expect "an unknown option after --no-profile" 2 "$one_line" -- "$script" --no-profile --bogus
