@@ -14,7 +14,8 @@
 #        responders) beside the same testpmd io forwarding of that capture
 #
 # Usage: scripts/bench_vs_testpmd.sh [ROUNDS (3)] [SECONDS per run (2)]
-# Environment: ROCETB_BUILD (default build/), LCORE (default 1), QPS (default 1000),
+# Environment: ROCETB_BUILD (default build/), ROCETB_BIN (a rocetb binary to time as it
+#   is, no build; e.g. another clone's), LCORE (default 1), QPS (default 1000),
 #   PAYLOAD (default 1024: 1082-byte frames), MODES (default "tx rx switch").
 # Timings on a shared machine vary by a factor; alternating the tools in one invocation
 # is what makes the ratio meaningful. Not part of the test suite (it measures).
@@ -44,7 +45,12 @@ trap cleanup EXIT
 command -v dpdk-testpmd >/dev/null || die "dpdk-testpmd is missing: apt-get install dpdk (scripts/install-deps.sh)"
 # shellcheck source=lib/build_rocetb.sh
 . scripts/lib/build_rocetb.sh
-build_rocetb "$BUILD"
+if [ -n "${ROCETB_BIN:-}" ]; then
+  [ -x "$ROCETB_BIN" ] || die "ROCETB_BIN '$ROCETB_BIN': expected an executable rocetb binary"
+  ROCETB=$(realpath "$ROCETB_BIN")
+else
+  build_rocetb "$BUILD"
+fi
 
 # rocetb bench MODE ... --json: prints frames/s; the frame length goes to $WORK/frame_bytes.
 rocetb_fps() {

@@ -7,7 +7,7 @@ packages=(
   build-essential pkg-config meson ninja-build
   dpdk dpdk-dev libdpdk-dev libibverbs-dev libboost-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libtomlplusplus-dev
-  nlohmann-json3-dev libpcap-dev
+  nlohmann-json3-dev libpcap-dev libisal-dev
   clang libclang-rt-14-dev libtsan2
   tshark python3-scapy python3-matplotlib
   chromium  # renders report.html headless in the plots test (tests/plots)

@@ -4,8 +4,8 @@
 
 #include <utility>
 
-#include "analyze/fast_crc.h"
 #include "pcap/capture_reader.h"
+#include "wire/icrc.h"
 
 namespace rtb::analyze {
 namespace {
@@ -19,7 +19,7 @@ Expected<CaptureAnalysis> run(Expected<capture::CaptureReader> reader, AnalyzeOp
                              "IPv4 (228) or IPv6 (229)",
                              r.path(), capture::link_type_name(r.link()))};
   }
-  use_fast_crc_without_eal();
+  wire::use_fast_crc();
   CaptureAnalysis out{r.path(), Analyzer(r.link(), options), std::nullopt};
   capture::FrameView v;
   while (true) {

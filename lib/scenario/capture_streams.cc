@@ -7,8 +7,8 @@
 
 #include "analyze/analyze_capture.h"
 #include "analyze/dissect.h"
-#include "analyze/fast_crc.h"
 #include "pcap/capture_reader.h"
+#include "wire/icrc.h"
 
 namespace rtb::scenario {
 namespace {
@@ -91,7 +91,7 @@ Expected<CaptureStreams> read_capture_streams(const std::string& path) {
     return Error{fmt::format("capture '{}': link type {} is not supported: expected Ethernet, Linux cooked SLL or "
                              "SLL2, raw IP, IPv4 or IPv6", path, capture::link_type_name(r.link()))};
   }
-  analyze::use_fast_crc_without_eal();
+  wire::use_fast_crc();
   CaptureStreams out;
   out.path = path;
   StreamBuilder builder(out);

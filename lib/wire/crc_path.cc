@@ -2,9 +2,11 @@
 #define ALLOW_EXPERIMENTAL_API 1
 
 #include "wire/crc_path.h"
+#include "wire/icrc.h"
 
 #include <mutex>
 
+#include <isa-l/crc.h>
 #include <rte_cpuflags.h>
 #include <rte_net_crc.h>
 // DPDK 22.11 declares rte_vect_get_max_simd_bitwidth outside its extern "C" block.
@@ -16,7 +18,7 @@ namespace rtb::wire {
 namespace {
 
 std::once_flag g_init_once;
-CrcPath g_path = CrcPath::Scalar;
+CrcPath g_path = CrcPath::Isal;
 
 bool cpu_has(rte_cpu_flag_t flag) { return rte_cpu_get_flag_enabled(flag) > 0; }
 
@@ -62,6 +64,8 @@ CrcPath resulting_path(CrcPath wanted) {
       return sse42_usable(bits) ? CrcPath::Sse42 : CrcPath::Scalar;
     case CrcPath::Neon:
       return neon_usable(bits) ? CrcPath::Neon : CrcPath::Scalar;
+    case CrcPath::Isal:
+      return CrcPath::Isal;
     case CrcPath::Scalar:
       break;
   }
@@ -73,6 +77,7 @@ rte_net_crc_alg dpdk_alg(CrcPath p) {
     case CrcPath::Sse42: return RTE_NET_CRC_SSE42;
     case CrcPath::Neon: return RTE_NET_CRC_NEON;
     case CrcPath::Avx512: return RTE_NET_CRC_AVX512;
+    case CrcPath::Isal:  // rte_net_crc is not used; it keeps the scalar path
     case CrcPath::Scalar: break;
   }
   return RTE_NET_CRC_SCALAR;
@@ -85,6 +90,7 @@ const char* crc_path_name(CrcPath p) {
     case CrcPath::Sse42: return "sse42";
     case CrcPath::Neon: return "neon";
     case CrcPath::Avx512: return "avx512";
+    case CrcPath::Isal: return "isal";
     case CrcPath::Scalar: break;
   }
   return "scalar";
@@ -101,7 +107,9 @@ CrcPath set_crc_path(CrcPath wanted) {
   return g_path;
 }
 
-CrcPath set_fastest_crc_path() {
+CrcPath set_fastest_crc_path() { return set_crc_path(CrcPath::Isal); }
+
+CrcPath set_fastest_dpdk_crc_path() {
 #if defined(RTE_ARCH_ARM64)
   return set_crc_path(CrcPath::Neon);
 #else
@@ -120,5 +128,13 @@ CrcPath set_fastest_crc_path() {
 }
 
 CrcPath crc_path() { return g_path; }
+
+uint32_t crc32_eth(const uint8_t* p, uint32_t n) {
+  // ISA-L's crc32_gzip_refl(0, ...) is zlib's crc32: reflected CRC-32/IEEE, initial and
+  // final value all ones, as RTE_NET_CRC32_ETH.
+  if (g_path == CrcPath::Isal) return crc32_gzip_refl(0, p, n);
+  crc_path_init();
+  return rte_net_crc_calc(p, n, RTE_NET_CRC32_ETH);
+}
 
 }  // namespace rtb::wire

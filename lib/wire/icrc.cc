@@ -3,8 +3,6 @@
 #include <array>
 #include <cstring>
 
-#include <rte_net_crc.h>
-
 #include "wire/crc_path.h"
 
 namespace rtb::wire {
@@ -22,11 +20,6 @@ thread_local std::array<uint8_t, kIcrcPrefixBytes + 65536> t_masked;
 }  // namespace
 
 void use_fast_crc() { set_fastest_crc_path(); }
-
-uint32_t crc32_eth(const uint8_t* p, uint32_t n) {
-  crc_path_init();
-  return rte_net_crc_calc(p, n, RTE_NET_CRC32_ETH);
-}
 
 void mask_icrc_fields(uint8_t* m) {
   const uint32_t ihl_bytes = (m[0] & 0x0Fu) * 4u;

@@ -19,14 +19,13 @@ namespace rtb::wire {
 inline constexpr uint32_t kIcrcBytes = 4;
 inline constexpr uint32_t kIcrcPrefixBytes = 8;  // the 8 x 0xFF in place of the LRH
 
-// CRC-32/IEEE 802.3 of n bytes, computed by DPDK's rte_net_crc (works without EAL).
+// CRC-32/IEEE 802.3 of n bytes, on the path crc_path.h chose (isal unless a test chose
+// another; works without EAL). Defined in crc_path.cc beside the choice.
 uint32_t crc32_eth(const uint8_t* p, uint32_t n);
 
-// Switches rte_net_crc to the fastest algorithm the CPU and the EAL allow (crc_path.h:
-// AVX-512/VPCLMULQDQ, else SSE4.2/PCLMULQDQ, about 10x the scalar table's speed on a
-// 1 KiB frame). Call after rte_eal_init: DPDK's SIMD-width check needs the EAL's
-// configuration, so without EAL the scalar path stays. The results are identical (the
-// ICRC tests run every path).
+// Switches crc32_eth back to the fastest algorithm (crc_path.h: ISA-L's multi-lane PCLMULQDQ
+// folding, about twice DPDK's SSE4.2 handler on a 1 KiB frame here and over 10x the scalar
+// table). The results are identical (the ICRC tests run every path).
 void use_fast_crc();
 
 // ICRC of a RoCEv2 packet given from its IPv4 header: `covered` is the number of bytes

@@ -1,5 +1,5 @@
-// icrc_in_place against icrc_full (the reference) on every rte_net_crc path this CPU and
-// EAL offer: every sample frame kind, random packets of 0..9000 bytes after the BTH, the
+// icrc_in_place against icrc_full (the reference) on every CRC path (rte_net_crc's that this
+// CPU and EAL offer, and ISA-L's): every sample frame kind, random packets of 0..9000 bytes after the BTH, the
 // real captures; every corrupted covered byte is caught. Needs EAL (main below): without
 // it DPDK allows no SIMD path.
 #include <gtest/gtest.h>
@@ -70,6 +70,19 @@ TEST_P(IcrcInPlace, Crc32MatchesTheBitwiseDefinitionAtEveryShortLength) {
     }
     ASSERT_EQ(crc32_eth(m.data(), n), ~crc) << n;
   }
+}
+
+// Long inputs take the SIMD paths' main loops (ISA-L folds 128 bytes a step, DPDK's avx512
+// 256): every length up to 9,200 and every start offset mod 64, against the scalar table.
+TEST_P(IcrcInPlace, Crc32EqualsTheScalarTableAtEveryLengthAndAlignment) {
+  Rng rng(25, 26);
+  std::vector<uint8_t> m(9300);
+  for (auto& b : m) b = static_cast<uint8_t>(rng.next_u64());
+  std::vector<uint32_t> scalar(9201);
+  set_crc_path(CrcPath::Scalar);
+  for (uint32_t n = 0; n <= 9200; ++n) scalar[n] = crc32_eth(m.data() + n % 64, n);
+  ASSERT_EQ(set_crc_path(GetParam()), GetParam());
+  for (uint32_t n = 0; n <= 9200; ++n) ASSERT_EQ(crc32_eth(m.data() + n % 64, n), scalar[n]) << n;
 }
 
 TEST_P(IcrcInPlace, EqualsTheReferenceOnEverySampleFrame) {
@@ -162,7 +175,7 @@ TEST_P(IcrcInPlace, TheParserRejectsACorruptedPayloadByte) {
 
 INSTANTIATE_TEST_SUITE_P(Paths, IcrcInPlace,
                          ::testing::Values(CrcPath::Scalar, CrcPath::Sse42, CrcPath::Neon,
-                                           CrcPath::Avx512),
+                                           CrcPath::Avx512, CrcPath::Isal),
                          [](const auto& p) { return std::string(crc_path_name(p.param)); });
 
 TEST(CrcPath, NamesAndScalarOnRequest) {
@@ -170,15 +183,22 @@ TEST(CrcPath, NamesAndScalarOnRequest) {
   EXPECT_STREQ(crc_path_name(CrcPath::Sse42), "sse42");
   EXPECT_STREQ(crc_path_name(CrcPath::Neon), "neon");
   EXPECT_STREQ(crc_path_name(CrcPath::Avx512), "avx512");
+  EXPECT_STREQ(crc_path_name(CrcPath::Isal), "isal");
   EXPECT_EQ(set_crc_path(CrcPath::Scalar), CrcPath::Scalar);
   EXPECT_EQ(crc_path(), CrcPath::Scalar);
   set_fastest_crc_path();
 }
 
+// The fastest path is ISA-L's on every CPU (it dispatches inside).
+TEST(CrcPath, TheFastestIsIsal) {
+  EXPECT_EQ(set_fastest_crc_path(), CrcPath::Isal);
+  EXPECT_EQ(crc_path(), CrcPath::Isal);
+}
+
 // The fastest path rte_net_crc has: AVX-512/VPCLMULQDQ where the CPU has every feature
 // its handler needs (the EAL's default SIMD cap of 256 bits is raised for it), else
 // SSE4.2/PCLMULQDQ wherever the CPU has PCLMULQDQ.
-TEST(CrcPath, TheFastestIsAvx512WhereTheCpuHasItElseSse42) {
+TEST(CrcPath, TheFastestOfDpdkIsAvx512WhereTheCpuHasItElseSse42) {
 #if defined(RTE_ARCH_X86_64)
   auto has = [](rte_cpu_flag_t f) { return rte_cpu_get_flag_enabled(f) > 0; };
   const bool pclmul = has(RTE_CPUFLAG_PCLMULQDQ);
@@ -186,8 +206,9 @@ TEST(CrcPath, TheFastestIsAvx512WhereTheCpuHasItElseSse42) {
                       has(RTE_CPUFLAG_AVX512DQ) && has(RTE_CPUFLAG_AVX512VL) &&
                       has(RTE_CPUFLAG_VPCLMULQDQ);
   const CrcPath want = avx512 ? CrcPath::Avx512 : pclmul ? CrcPath::Sse42 : CrcPath::Scalar;
-  EXPECT_EQ(set_fastest_crc_path(), want);
+  EXPECT_EQ(set_fastest_dpdk_crc_path(), want);
   EXPECT_EQ(crc_path(), want);
+  set_fastest_crc_path();
 #else
   GTEST_SKIP() << "x86-64 only";
 #endif

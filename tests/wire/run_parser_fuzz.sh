@@ -21,7 +21,7 @@ clang++ $flags $dpdk -I"$src/lib" -I"$src" \
   "$src/lib/wire/parser.cc" "$src/lib/wire/parse_error.cc" "$src/lib/wire/opcode.cc" \
   "$src/lib/wire/icrc.cc" "$src/lib/wire/icrc_in_place.cc" "$src/lib/wire/crc32_combine.cc" \
   "$src/lib/wire/crc_path.cc" "$src/lib/wire/ipv4.cc" \
-  $(pkg-config --libs libdpdk) -o "$work/parser_fuzz"
+  $(pkg-config --libs libdpdk libisal) -o "$work/parser_fuzz"
 # Seeds: the reference captures' frames, prefixed with an option byte.
 /usr/bin/python3 - "$src" "$work/corpus" <<'PY'
 import os, struct, sys

@@ -109,6 +109,8 @@ BENCHMARK_CAPTURE(BM_VerifyWrite, copy_sse42, icrc_full, CrcPath::Sse42);
 BENCHMARK_CAPTURE(BM_VerifyWrite, in_place_sse42, icrc_in_place, CrcPath::Sse42);
 BENCHMARK_CAPTURE(BM_VerifyWrite, copy_avx512, icrc_full, CrcPath::Avx512);
 BENCHMARK_CAPTURE(BM_VerifyWrite, in_place_avx512, icrc_in_place, CrcPath::Avx512);
+BENCHMARK_CAPTURE(BM_VerifyWrite, copy_isal, icrc_full, CrcPath::Isal);
+BENCHMARK_CAPTURE(BM_VerifyWrite, in_place_isal, icrc_in_place, CrcPath::Isal);
 
 }  // namespace
 }  // namespace rtb::wire
