@@ -2,6 +2,7 @@
 #define ALLOW_EXPERIMENTAL_API 1
 
 #include "wire/crc_path.h"
+#include "wire/crc32_combine.h"
 #include "wire/icrc.h"
 
 #include <mutex>
@@ -135,6 +136,11 @@ uint32_t crc32_eth(const uint8_t* p, uint32_t n) {
   if (g_path == CrcPath::Isal) return crc32_gzip_refl(0, p, n);
   crc_path_init();
   return rte_net_crc_calc(p, n, RTE_NET_CRC32_ETH);
+}
+
+uint32_t crc32_eth_continue(uint32_t crc, const uint8_t* p, uint32_t n) {
+  if (g_path == CrcPath::Isal) return crc32_gzip_refl(crc, p, n);
+  return crc32_combine(crc, crc32_eth(p, n), n);
 }
 
 }  // namespace rtb::wire

@@ -12,6 +12,7 @@
 // reference every faster path is tested against; it copies the covered bytes.
 #pragma once
 
+#include <array>
 #include <cstdint>
 
 namespace rtb::wire {
@@ -23,6 +24,10 @@ inline constexpr uint32_t kIcrcPrefixBytes = 8;  // the 8 x 0xFF in place of the
 // another; works without EAL). Defined in crc_path.cc beside the choice.
 uint32_t crc32_eth(const uint8_t* p, uint32_t n);
 
+// crc32_eth(A || p[0..n)) from crc = crc32_eth(A), n <= 65535: ISA-L continues from `crc`
+// (zlib's crc32(crc, p, n)); rte_net_crc cannot, so its paths combine (crc32_combine.h).
+uint32_t crc32_eth_continue(uint32_t crc, const uint8_t* p, uint32_t n);
+
 // Switches crc32_eth back to the fastest algorithm (crc_path.h: ISA-L's multi-lane PCLMULQDQ
 // folding, about twice DPDK's SSE4.2 handler on a 1 KiB frame here and over 10x the scalar
 // table). The results are identical (the ICRC tests run every path).
@@ -32,6 +37,14 @@ void use_fast_crc();
 // from the start of the IPv4 header up to (not including) the ICRC. The header length
 // is taken from the IHL field; the caller has checked that IPv4, UDP and BTH fit.
 uint32_t icrc_full(const uint8_t* ipv4, uint32_t covered);
+
+// The bytes the ICRC masks to ones, from the start of an IPv4 header of `ihl_bytes`: TOS,
+// TTL, header checksum (2), UDP checksum (2), BTH byte 4; ascending.
+inline std::array<uint32_t, 7> icrc_masked_offsets(uint32_t ihl_bytes) {
+  constexpr uint32_t kUdpChecksum = 6, kBthByte4 = 8 + 4;
+  return {1, 8, 10, 11, ihl_bytes + kUdpChecksum, ihl_bytes + kUdpChecksum + 1,
+          ihl_bytes + kBthByte4};
+}
 
 // Sets the masked fields of a copy of the IPv4, UDP and BTH headers (IPv4 first, its IHL
 // field intact) to ones: TOS, TTL, header checksum, UDP checksum, BTH byte 4.

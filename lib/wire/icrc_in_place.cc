@@ -1,30 +1,54 @@
 #include "wire/icrc_in_place.h"
 
-#include <cstring>
+#include <array>
 
 #include "wire/crc32_combine.h"
-#include "wire/frame_size.h"
 #include "wire/icrc.h"
 
 namespace rtb::wire {
 namespace {
 
-constexpr uint32_t kMaxIpv4HeaderBytes = 60;  // IHL 15
-constexpr uint32_t kMaxHeadBytes = kIcrcPrefixBytes + kMaxIpv4HeaderBytes + kUdpBytes + kBthBytes;
+// The masked bytes lie within the first kMaxSpan bytes of the IPv4 header (IHL 15: 60 +
+// UDP 8 + BTH byte 4, plus one).
+constexpr uint32_t kMaxSpan = 60 + 8 + 4 + 1;
+
+// kShifted[k][v] = L(v || 0^k): the register after byte v and k zero bytes from a zero
+// register, no final XOR (reflected CRC-32/IEEE, 0xEDB88320); kShifted[0] is the classic
+// byte table. 74 KB, of which a frame reads seven entries.
+using Shifted = std::array<std::array<uint32_t, 256>, kMaxSpan>;
+constexpr Shifted kShifted = [] {
+  Shifted t{};
+  for (uint32_t v = 0; v < 256; ++v) {
+    uint32_t c = v;
+    for (int b = 0; b < 8; ++b) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
+    t[0][v] = c;
+  }
+  for (uint32_t k = 1; k < kMaxSpan; ++k) {
+    for (uint32_t v = 0; v < 256; ++v) t[k][v] = (t[k - 1][v] >> 8) ^ t[0][t[k - 1][v] & 0xFFu];
+  }
+  return t;
+}();
+
+// The standard CRC of the 8 x 0xFF that stand in for the LRH.
+constexpr uint32_t kPrefixCrc = [] {
+  uint32_t r = 0xFFFFFFFFu;
+  for (uint32_t i = 0; i < kIcrcPrefixBytes; ++i) r = (r >> 8) ^ kShifted[0][(r ^ 0xFFu) & 0xFFu];
+  return ~r;
+}();
 
 }  // namespace
 
 uint32_t icrc_in_place(const uint8_t* ipv4, uint32_t covered) {
-  const uint32_t headers = (ipv4[0] & 0x0Fu) * 4u + kUdpBytes + kBthBytes;
-  uint8_t head[kMaxHeadBytes];
-  std::memset(head, 0xFF, kIcrcPrefixBytes);
-  std::memcpy(head + kIcrcPrefixBytes, ipv4, headers);
-  mask_icrc_fields(head + kIcrcPrefixBytes);
-  const uint32_t rest = covered - headers;
-  // The shift depends on the head only: started first, it overlaps the long CRC below.
-  const uint32_t head_crc = crc32_eth(head, kIcrcPrefixBytes + headers);
-  const uint32_t shifted = crc32_multiply(head_crc, crc32_x8n(rest));
-  return shifted ^ crc32_eth(ipv4 + headers, rest);
+  const std::array<uint32_t, 7> masked = icrc_masked_offsets((ipv4[0] & 0x0Fu) * 4u);
+  const uint32_t end = masked.back() + 1;  // just past the last masked byte
+  // L(frame xor masked) over [0, end): each changed byte v followed by k bytes up to `end`
+  // contributes L(v || 0^k).
+  uint32_t fix = 0;
+  for (const uint32_t at : masked) fix ^= kShifted[end - 1 - at][ipv4[at] ^ 0xFFu];
+  // Shifted past the rest of the covered bytes, it turns the CRC of the frame as it is
+  // into the CRC of the masked frame (CRC-32 is affine: f(M') = f(M) xor L(M xor M')).
+  const uint32_t shift = crc32_x8n(covered - end);
+  return crc32_eth_continue(kPrefixCrc, ipv4, covered) ^ crc32_multiply(fix, shift);
 }
 
 }  // namespace rtb::wire

@@ -1,14 +1,17 @@
 // RoCEv2 ICRC of a received frame without copying it: the receive path's check.
 //
-// Only the first bytes the ICRC covers differ from the frame (icrc.h): the 8 x 0xFF in
-// place of the LRH and the masked IPv4, UDP and BTH fields. So
+// What the ICRC covers is the 8 x 0xFF in place of the LRH, then the frame from its IPv4
+// header with seven bytes masked to ones (icrc.h). CRC-32 is affine, f(M') = f(M) xor
+// L(M xor M') for messages of one length, so with `end` just past the last masked byte:
 //
-//   head = 8 x 0xFF + IPv4 header + UDP header + BTH, masked   (48..88 bytes, on the stack)
-//   rest = extended headers + payload + pad, read in place by rte_net_crc
-//   icrc = crc32_combine(crc(head), crc(rest), |rest|)          (crc32_combine.h)
+//   crc  = crc32_eth_continue(crc(8 x 0xFF), frame, covered)   one pass, in place
+//   fix  = xor over the masked bytes v at k bytes before end of L(v xor 0xFF || 0^k)
+//                                                               seven look-ups (74 KB table)
+//   icrc = crc xor fix * x^(8 (covered - end)) mod P            (crc32_combine.h)
 //
-// Two rte_net_crc calls on whichever path crc_path.h chose, one shift by x^(8|rest|).
-// Equal to icrc_full() for every input (the tests check it on every path).
+// One CRC call (ISA-L continues from a value; rte_net_crc's paths combine, a second
+// product) and two products. Equal to icrc_full() for every input (the tests check it on
+// every path).
 #pragma once
 
 #include <cstdint>
