@@ -15,6 +15,8 @@
 #include <array>
 #include <cstdint>
 
+#include "wire/frame_size.h"
+
 namespace rtb::wire {
 
 inline constexpr uint32_t kIcrcBytes = 4;
@@ -40,8 +42,8 @@ uint32_t icrc_full(const uint8_t* ipv4, uint32_t covered);
 
 // The bytes the ICRC masks to ones, from the start of an IPv4 header of `ihl_bytes`: TOS,
 // TTL, header checksum (2), UDP checksum (2), BTH byte 4; ascending.
-inline std::array<uint32_t, 7> icrc_masked_offsets(uint32_t ihl_bytes) {
-  constexpr uint32_t kUdpChecksum = 6, kBthByte4 = 8 + 4;
+constexpr std::array<uint32_t, 7> icrc_masked_offsets(uint32_t ihl_bytes) {
+  constexpr uint32_t kUdpChecksum = 6, kBthByte4 = kUdpBytes + 4;
   return {1, 8, 10, 11, ihl_bytes + kUdpChecksum, ihl_bytes + kUdpChecksum + 1,
           ihl_bytes + kBthByte4};
 }

@@ -8,26 +8,23 @@
 namespace rtb::wire {
 namespace {
 
-// The masked bytes lie within the first kMaxSpan bytes of the IPv4 header (IHL 15: 60 +
-// UDP 8 + BTH byte 4, plus one).
-constexpr uint32_t kMaxSpan = 60 + 8 + 4 + 1;
+// The masked bytes lie within the first kMaxSpan bytes of the IPv4 header (IHL 15).
+constexpr uint32_t kMaxSpan = icrc_masked_offsets(15 * 4).back() + 1;
 
 // kShifted[k][v] = L(v || 0^k): the register after byte v and k zero bytes from a zero
-// register, no final XOR (reflected CRC-32/IEEE, 0xEDB88320); kShifted[0] is the classic
-// byte table. 74 KB, of which a frame reads seven entries.
+// register, no final XOR. kShifted[0] is the classic byte table: byte v times x^8 mod P
+// (crc32_combine.h's reflected form, in which x^8 is 0x00800000). 74 KB, of which a frame
+// reads seven entries.
 using Shifted = std::array<std::array<uint32_t, 256>, kMaxSpan>;
 constexpr Shifted kShifted = [] {
   Shifted t{};
-  for (uint32_t v = 0; v < 256; ++v) {
-    uint32_t c = v;
-    for (int b = 0; b < 8; ++b) c = (c >> 1) ^ (0xEDB88320u & (0u - (c & 1u)));
-    t[0][v] = c;
-  }
+  for (uint32_t v = 0; v < 256; ++v) t[0][v] = crc32_multiply_bitwise(v, 0x00800000u);
   for (uint32_t k = 1; k < kMaxSpan; ++k) {
     for (uint32_t v = 0; v < 256; ++v) t[k][v] = (t[k - 1][v] >> 8) ^ t[0][t[k - 1][v] & 0xFFu];
   }
   return t;
 }();
+static_assert(kShifted[0][1] == 0x77073096u && kShifted[0][128] == 0xEDB88320u);  // zlib's table
 
 // The standard CRC of the 8 x 0xFF that stand in for the LRH.
 constexpr uint32_t kPrefixCrc = [] {

@@ -1,6 +1,6 @@
-// icrc_in_place against icrc_full (the reference) on every CRC path (rte_net_crc's that this
-// CPU and EAL offer, and ISA-L's): every sample frame kind, random packets of 0..9000 bytes after the BTH, the
-// real captures; every corrupted covered byte is caught. Needs EAL (main below): without
+// icrc_in_place against icrc_full (the reference) on every CRC path (ISA-L's, and
+// rte_net_crc's that this CPU and EAL offer): every sample frame kind, random packets of
+// 0..9000 bytes after the BTH, the real captures; every corrupted covered byte is caught. Needs EAL (main below): without
 // it DPDK allows no SIMD path.
 #include <gtest/gtest.h>
 
