@@ -3,10 +3,11 @@
 #include <rte_debug.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
-#include <rte_malloc.h>
 #include <rte_mbuf_pool_ops.h>
+#include <sys/mman.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -36,8 +37,8 @@ void init_mbuf(rte_mempool* mp, void* opaque, void* obj, unsigned idx) {
   std::memcpy(buf + RTE_PKTMBUF_HEADROOM, ctx.payload->data(), ctx.payload->size());
 }
 
-// rte_mempool_memchunk_free_cb_t of a chunk an on-demand pool took from the DPDK heap.
-void free_chunk(rte_mempool_memhdr*, void* opaque) { rte_free(opaque); }
+// rte_mempool_memchunk_free_cb_t of a chunk an on-demand pool mapped itself.
+void unmap_chunk(rte_mempool_memhdr* chunk, void*) { munmap(chunk->addr, chunk->len); }
 
 void add_chunk_len(rte_mempool*, void* opaque, rte_mempool_memhdr* memhdr, unsigned) {
   *static_cast<uint64_t*>(opaque) += memhdr->len;
@@ -121,22 +122,30 @@ Expected<MbufPool> MbufPool::create(const MbufPoolSpec& spec) {
   return pool;
 }
 
-// `count` more objects in memory from the DPDK heap, not yet mbufs (initialise_from()).
+// `count` more objects, not yet mbufs (initialise_from()), in memory mapped from the
+// kernel rather than taken from the DPDK heap: an on-demand pool's mbufs never meet a
+// device (one thread, virtual time), so they need no DPDK memory, and the EAL's -m, whose
+// start-up cost grows with its size, holds only the pools' rings and headers
+// (PoolSizes::metadata_bytes()). The pages are written as initialise_from() reaches them.
 Status MbufPool::populate_chunk(uint32_t count) {
   size_t min_chunk = 0;
   size_t align = 0;
   const ssize_t bytes = rte_mempool_op_calc_mem_size_default(mp_, count, 0, &min_chunk, &align);
-  void* mem = bytes > 0 ? rte_malloc_socket(nullptr, bytes, align, mp_->socket_id) : nullptr;
-  if (mem == nullptr) {
-    return Error{fmt::format("cannot grow mbuf pool '{}' by {} mbufs ({} in it): {} MB of DPDK "
-                             "memory are not there; raise EAL memory (-m, "
-                             "EalOptions::memory_mb or pool_bytes)",
-                             name_, count, mp_->populated_size, (bytes >> 20) + 1)};
+  void* mem = bytes > 0 ? mmap(nullptr, static_cast<size_t>(bytes), PROT_READ | PROT_WRITE,
+                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
+                        : MAP_FAILED;
+  if (mem == MAP_FAILED) {
+    return Error{fmt::format("cannot grow mbuf pool '{}' by {} mbufs ({} in it): mapping {} MB "
+                             "failed: {}; the machine's memory (or the process's limit) is "
+                             "exhausted; lower the buffers the pool is sized from",
+                             name_, count, mp_->populated_size, (bytes >> 20) + 1,
+                             std::strerror(bytes > 0 ? errno : EINVAL))};
   }
-  const int n = rte_mempool_populate_iova(mp_, static_cast<char*>(mem), RTE_BAD_IOVA, bytes,
-                                          free_chunk, mem);
+  // A page-aligned mapping satisfies any alignment the mempool asks for (a cache line).
+  const int n = rte_mempool_populate_iova(mp_, static_cast<char*>(mem), RTE_BAD_IOVA,
+                                          static_cast<size_t>(bytes), unmap_chunk, nullptr);
   if (n <= 0) {
-    rte_free(mem);
+    munmap(mem, static_cast<size_t>(bytes));
     return Error{fmt::format("cannot grow mbuf pool '{}' by {} mbufs: {}", name_, count,
                              rte_strerror(n < 0 ? -n : ENOBUFS))};
   }

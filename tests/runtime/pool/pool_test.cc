@@ -6,6 +6,8 @@
 #include <thread>
 #include <vector>
 
+#include <rte_malloc.h>
+
 #include "runtime/pool/mbuf_pool.h"
 #include "runtime/pool/mbuf_pool_set.h"
 
@@ -223,6 +225,33 @@ TEST(PoolOnDemand, GrowsByDoublingAsAllocNeedsAndEveryMbufIsFresh) {
               HasSubstr("all 12388 configured mbufs are in use and another was needed"));
   free_all(held);
   EXPECT_EQ(p.in_use(), 0u);
+  EXPECT_TRUE(p.check_no_leaks());
+}
+
+// An on-demand pool's mbufs live outside DPDK memory: this one grows to more than the
+// 160 MiB the test's EAL was given (-m, pool_main.cc), and DPDK's heap grows only by its
+// ring and header. Taken from DPDK memory, the second chunk would already fail.
+TEST(PoolOnDemand, GrowsBeyondTheEalMemoryWhichHoldsOnlyItsRing) {
+  constexpr uint32_t kCount = 80'000;  // about 190 MiB of 2 KiB mbufs
+  rte_malloc_socket_stats before{};
+  ASSERT_EQ(rte_malloc_get_socket_stats(0, &before), 0);
+  auto made = MbufPool::create({.name = "beyond_eal", .count = kCount, .data_room = kRoom2k,
+                                .on_empty = OnEmpty::kCount, .populate = Populate::kOnDemand});
+  ASSERT_TRUE(made) << made.error().message;
+  MbufPool& p = made.value();
+  std::vector<rte_mbuf*> held;
+  for (uint32_t k = 0; k < kCount; ++k) {
+    rte_mbuf* m = p.alloc();
+    ASSERT_NE(m, nullptr) << "mbuf " << k << ": " << p.exhaustion_message();
+    held.push_back(m);
+  }
+  EXPECT_GT(p.memory_bytes(), uint64_t{kCount} * 2048);
+  rte_malloc_socket_stats after{};
+  ASSERT_EQ(rte_malloc_get_socket_stats(0, &after), 0);
+  const uint64_t heap_growth = after.heap_allocsz_bytes - before.heap_allocsz_bytes;
+  const PoolSizes sizes{.data_count = kCount, .data_room = kRoom2k};
+  EXPECT_LT(heap_growth, sizes.metadata_bytes());
+  free_all(held);
   EXPECT_TRUE(p.check_no_leaks());
 }
 
