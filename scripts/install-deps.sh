@@ -8,6 +8,7 @@ packages=(
   dpdk dpdk-dev libdpdk-dev libibverbs-dev libboost-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libtomlplusplus-dev
   nlohmann-json3-dev libpcap-dev libisal-dev
+  libsystemd-dev  # a static DPDK's link flags name -lsystemd (meson.build, dpdk_static_dep)
   clang libclang-rt-14-dev libtsan2
   tshark python3-scapy python3-matplotlib
   chromium  # renders report.html headless in the plots test (tests/plots)
