@@ -15,4 +15,8 @@ except ValueError:
     sys.exit("dpdk_static_link_args.py: pkg-config --static --libs libdpdk has no "
              "-Wl,--whole-archive ... -Wl,--no-whole-archive run: " + " ".join(flags))
 whole = "-Wl,--whole-archive," + ",".join(flags[start + 1:end]) + ",--no-whole-archive"
-print(" ".join(flags[:start] + [whole] + flags[end + 1:]))
+# --export-dynamic serves drivers loaded with the EAL's -d, which a static EAL cannot take
+# anyway; it would make every function of the program visible to them, which keeps
+# link-time optimisation from treating the program as whole (virtual time ran 9% slower).
+rest = [f for f in flags[end + 1:] if f != "-Wl,--export-dynamic"]
+print(" ".join(flags[:start] + [whole] + rest))
