@@ -5,8 +5,10 @@
 #include <rte_lcore.h>
 #include <rte_mbuf_pool_ops.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cassert>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -131,17 +133,20 @@ Status MbufPool::populate_chunk(uint32_t count) {
   size_t min_chunk = 0;
   size_t align = 0;
   const ssize_t bytes = rte_mempool_op_calc_mem_size_default(mp_, count, 0, &min_chunk, &align);
-  void* mem = bytes > 0 ? mmap(nullptr, static_cast<size_t>(bytes), PROT_READ | PROT_WRITE,
-                               MAP_PRIVATE | MAP_ANONYMOUS, -1, 0)
-                        : MAP_FAILED;
+  if (bytes <= 0) {
+    return Error{fmt::format("cannot grow mbuf pool '{}' by {} mbufs: {}", name_, count,
+                             rte_strerror(bytes < 0 ? static_cast<int>(-bytes) : EINVAL))};
+  }
+  // A page-aligned mapping satisfies the alignment the mempool asks for (a cache line).
+  assert(align <= static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+  void* mem = mmap(nullptr, static_cast<size_t>(bytes), PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) {
     return Error{fmt::format("cannot grow mbuf pool '{}' by {} mbufs ({} in it): mapping {} MB "
                              "failed: {}; the machine's memory (or the process's limit) is "
                              "exhausted; lower the buffers the pool is sized from",
-                             name_, count, mp_->populated_size, (bytes >> 20) + 1,
-                             std::strerror(bytes > 0 ? errno : EINVAL))};
+                             name_, count, mp_->populated_size, (bytes >> 20) + 1, std::strerror(errno))};
   }
-  // A page-aligned mapping satisfies any alignment the mempool asks for (a cache line).
   const int n = rte_mempool_populate_iova(mp_, static_cast<char*>(mem), RTE_BAD_IOVA,
                                           static_cast<size_t>(bytes), unmap_chunk, nullptr);
   if (n <= 0) {
