@@ -12,7 +12,9 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "realtime/realtime_scheduler.h"
 #include "realtime/tsc_clock.h"
@@ -157,6 +159,18 @@ uint64_t unix_now_ns() {
                                    .count());
 }
 
+// Why the DPDK memory may be short when an earlier run of the process started the EAL: a
+// virtual run's holds only its pools' rings (runtime/pool/README.md).
+std::string earlier_eal_hint() {
+  const std::vector<std::string>& args = runtime::eal_arguments_used();
+  const auto m = std::find(args.begin(), args.end(), "-m");
+  const std::string mb = m != args.end() && m + 1 != args.end() ? *(m + 1) + " MB" : "its memory";
+  return fmt::format("; this process's EAL was started by an earlier run with {}, and a virtual run's "
+                     "holds only its pools' rings: run realtime scenarios before virtual ones in one "
+                     "process, or start the EAL first with room for the realtime pools "
+                     "(runtime::start_eal, EalOptions::pool_bytes)", mb);
+}
+
 }  // namespace
 
 
@@ -168,11 +182,12 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
   if (!sizes) return Error{sizes.error().message};
   const ResourcePlan resources = plan_resources(s, realtime_pool_config(s), sizes.value());
   if (Status st = check_resources(s, resources, series.dir); !st) return Error{st.message()};
+  const bool eal_of_an_earlier_run = runtime::eal_running();
   if (Status st = ensure_eal(s, sizes.value()); !st) return Error{st.message()};
   // Realtime: an empty pool is a counted event in each stage and pool; the run goes on.
   auto pools = runtime::PoolSet::create(sizes.value(), &wire::payload_byte, fmt::format("rt{}", g_runs++),
                                         runtime::OnEmpty::kCount);
-  if (!pools) return Error{pools.error().message};
+  if (!pools) return Error{pools.error().message + (eal_of_an_earlier_run ? earlier_eal_hint() : "")};
   const PoolFree free_at_start = PoolFree::of(pools.value());
   auto algorithm = registry.resolve(s.cc.algorithm);
   if (!algorithm) return Error{"cc.algorithm: " + algorithm.error().message};

@@ -1,11 +1,14 @@
 // A virtual run writes its mbuf pools as it needs mbufs: a 32 MiB switch buffer is sized
 // for about 135,000 data mbufs (a buffer full of the smallest frames), and a short 8:1
 // incast that queues a few thousand frames writes only those it uses.
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "cc_algos/registry.h"
+#include "runtime/pool/eal.h"
 #include "runtime/pool/mbuf_pool.h"
 #include "scenario/load.h"
 #include "testbed/run.h"
@@ -34,6 +37,34 @@ TEST(PoolGrowthRun, AVirtualRunWritesTheMbufsItUsesNotTheWorstCaseItWasSizedFor)
   // Not written is still free: the leak check compares the configured counts.
   EXPECT_EQ(pools["data_free_at_start"], pools["data_mbufs"]) << pools.dump();
   EXPECT_EQ(pools["data_free_at_end"], pools["data_mbufs"]) << pools.dump();
+}
+
+// The EAL a virtual run starts holds only its pools' rings (the mbufs are mapped on demand),
+// so a realtime run after it in the same process, whose pools are written up front in DPDK
+// memory, cannot have them: it says why and what to do instead of only "raise -m".
+TEST(PoolGrowthRun, ARealtimeRunAfterAVirtualOneSaysItsEalHoldsOnlyRings) {
+  const std::string file = testing::source_root() + "/scenarios/default.toml";
+  const std::vector<std::string> shortened = {"run.duration=2us", "run.warmup=0us", "run.sample_interval=1us"};
+  cc::Registry registry = cc::Registry::with_builtins();
+  auto virt = scenario::load_scenario(file, shortened);
+  ASSERT_TRUE(virt.ok()) << virt.error().message;
+  ASSERT_TRUE(run_virtual(virt.value(), registry, "pool_growth_run_test").ok());
+  const std::vector<std::string>& args = runtime::eal_arguments_used();
+  const auto m = std::find(args.begin(), args.end(), "-m");
+  ASSERT_NE(m, args.end());
+  if (std::stoul(*(m + 1)) >= 512) {
+    GTEST_SKIP() << "another test of this binary started the EAL with room for realtime pools (-m " << *(m + 1) << ")";
+  }
+  std::vector<std::string> realtime = shortened;
+  realtime.insert(realtime.end(), {"run.clock=\"realtime\"", "realtime.dilation=4000", "realtime.links=\"ring\""});
+  auto rt = scenario::load_scenario(file, realtime);
+  ASSERT_TRUE(rt.ok()) << rt.error().message;
+  auto r = run_realtime(rt.value(), registry, "pool_growth_run_test");
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(r.error().message, ::testing::HasSubstr("cannot allocate mbuf pool"));
+  EXPECT_THAT(r.error().message,
+              ::testing::HasSubstr("this process's EAL was started by an earlier run with " + *(m + 1) + " MB"));
+  EXPECT_THAT(r.error().message, ::testing::HasSubstr("run realtime scenarios before virtual ones"));
 }
 
 }  // namespace
