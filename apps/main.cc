@@ -1,13 +1,20 @@
 // The rocetb command: one subcommand per job (apps/commands.h).
 #include <CLI/CLI.hpp>
 
+#include <cstdio>
+
 #include <fmt/format.h>
 #include <rte_version.h>
 
 #include "apps/commands.h"
+#include "apps/mpi_world.h"
 #include "testbed/version.h"
 
 int main(int argc, char** argv) {
+  if (rtb::Status st = rtb::apps::start_mpi(argc, argv); !st) {
+    std::fprintf(stderr, "rocetb: %s\n", st.message().c_str());
+    return 1;
+  }
   CLI::App app{"rocetb: a RoCEv2 congestion-control testbed on DPDK (real frames, closed loop)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", fmt::format("rocetb {} (commit {}, {})", rtb::testbed::kVersion,
@@ -28,6 +35,11 @@ int main(int argc, char** argv) {
     return rtb::apps::command_line_error(app, e);
   }
   if (app.got_subcommand("run")) return run();
+  if (rtb::apps::mpi_ranks() != nullptr) {
+    std::fprintf(stderr, "rocetb: %s: started by mpirun with several ranks: only `rocetb run` runs across ranks\n",
+                 app.get_subcommands().front()->get_name().c_str());
+    return 2;
+  }
   if (app.got_subcommand("bench")) return bench();
   if (app.got_subcommand("plan")) return plan();
   if (app.got_subcommand("params")) return params();

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "apps/commands.h"
+#include "apps/mpi_world.h"
 #include "cc_algos/registry.h"
 #include "plots/plotter.h"
 #include "runtime/pool/eal.h"
@@ -34,6 +35,25 @@ Expected<std::string> out_dir(const RunFolderArgs& a, const std::string& scenari
   return testbed::make_results_dir("results", scenario, a.tags, fmt::localtime(now));
 }
 
+// A rank other than 0 of a run across MPI ranks: its share of the run, no folder, no table
+// (rank 0 writes the results).
+int run_other_rank(const scenario::Scenario& s, const std::string& command_line, mpi::MpiRanks& ranks) {
+  cc::Registry registry = cc::Registry::with_builtins();
+  testbed::set_progress_line(false);
+  std::signal(SIGINT, [](int) { testbed::request_stop(); });
+  std::signal(SIGTERM, [](int) { testbed::request_stop(); });
+  auto report = testbed::run_virtual(s, registry, command_line, {}, {}, testbed::SeriesRequest::discard(), &ranks);
+  if (!report) {
+    std::fprintf(stderr, "rocetb: rank %u: %s\n", ranks.rank(), report.error().message.c_str());
+    return 1;
+  }
+  (void)runtime::stop_eal();
+  return 0;
+}
+
+int run_here(const scenario::Scenario& s, const RunFolderArgs& a, const std::string& command_line,
+             const RunExtras& extras);
+
 }  // namespace
 
 Expected<std::optional<uint64_t>> parse_seed(const std::optional<std::string>& given) {
@@ -49,6 +69,21 @@ Expected<std::optional<uint64_t>> parse_seed(const std::optional<std::string>& g
 
 int run_loaded(const scenario::Scenario& s, const RunFolderArgs& a, const std::string& command_line,
                const RunExtras& extras) {
+  mpi::MpiRanks* ranks = mpi_ranks();
+  if (ranks == nullptr) return run_here(s, a, command_line, extras);
+  if (s.run.clock == scenario::Clock::kRealtime) {
+    std::fprintf(stderr, "rocetb: run.clock = \"realtime\": started by mpirun with several ranks, which only "
+                         "virtual time uses (split a realtime run with realtime.role and `rocetb merge`)\n");
+    return fail_everywhere(2);
+  }
+  if (ranks->rank() != 0) return fail_everywhere(run_other_rank(s, command_line, *ranks));
+  return fail_everywhere(run_here(s, a, command_line, extras));
+}
+
+namespace {
+
+int run_here(const scenario::Scenario& s, const RunFolderArgs& a, const std::string& command_line,
+             const RunExtras& extras) {
   // The results folder is known before the run: capture files are written into it as it goes.
   const Expected<std::string> dir = out_dir(a, s.name);
   if (!dir) {
@@ -88,7 +123,7 @@ int run_loaded(const scenario::Scenario& s, const RunFolderArgs& a, const std::s
   // The time series stream into the folder as the run goes, in bounded memory.
   const auto series = testbed::SeriesRequest::to_folder(out);
   auto report = realtime ? testbed::run_realtime(s, registry, command_line, capture.value(), series)
-                         : testbed::run_virtual(s, registry, command_line, capture.value(), {}, series);
+                         : testbed::run_virtual(s, registry, command_line, capture.value(), {}, series, mpi_ranks());
   if (!report) {
     std::fprintf(stderr, "rocetb: %s\n", report.error().message.c_str());
     testbed::abandon_results_folder(out, created.value() || a.out.empty());
@@ -127,5 +162,7 @@ int run_loaded(const scenario::Scenario& s, const RunFolderArgs& a, const std::s
   (void)runtime::stop_eal();
   return 0;
 }
+
+}  // namespace
 
 }  // namespace rtb::apps

@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev libtomlplusplus-dev
   nlohmann-json3-dev libpcap-dev libisal-dev
   libsystemd-dev  # a static DPDK's link flags name -lsystemd (meson.build, dpdk_static_dep)
+  libopenmpi-dev openmpi-bin  # virtual time across MPI ranks (lib/mpi)
   clang libclang-rt-14-dev libtsan2
   tshark python3-scapy python3-matplotlib
   chromium  # renders report.html headless in the plots test (tests/plots)

@@ -47,9 +47,56 @@ void PartitionedScheduler::add_crossing(WireLink& link, uint32_t from, uint32_t 
   ++crossings_;
 }
 
+void PartitionedScheduler::set_ranks(Ranks& ranks, std::vector<uint32_t> rank_of_partition) {
+  ranks_ = &ranks;
+  rank_of_ = std::move(rank_of_partition);
+  ranked_ = std::make_unique<RankCrossings>(ranks);
+  of_thread_.assign(1, {});
+  for (uint32_t p = 0; p < parts_.size(); ++p) {
+    if (here(p)) of_thread_[0].push_back(parts_[p].get());
+  }
+}
+
+void PartitionedScheduler::add_crossing(WireLink& link, uint32_t from, uint32_t to, uint32_t id,
+                                        PoolSet* receiver_pools) {
+  if (here(from) && here(to)) return add_crossing(link, from, to);
+  link.make_crossing();
+  if (here(from)) {
+    parts_[from]->outgoing.push_back(&link);
+    ranked_->add_outgoing(link, id, rank_of_[to]);
+  } else {
+    parts_[to]->incoming.push_back(&link);
+    ranked_->add_incoming(link, id, *receiver_pools);
+  }
+  ++crossings_;
+}
+
+// Across ranks, after every window (and once before the first, window 0): each rank's
+// earliest report and failure over its partitions, reduced with the frames' exchange.
+void PartitionedScheduler::reduce_ranks(const std::vector<Part*>& mine) {
+  const uint64_t window = mine.front()->window;
+  const uint32_t k = window & 1;
+  Time next = Time::never();
+  bool failed = false;
+  for (const Part* part : mine) {
+    next = std::min(next, part->report[k]);
+    failed = failed || part->failed[k];
+  }
+  const Ranks::Reduced r = ranked_->after_window(window, next, failed);
+  ranked_next_[k] = r.next;
+  ranked_failed_[k] = r.failed;
+}
+
+// The latest instant any rank polled a stage (never: none did).
+Time PartitionedScheduler::last_polled_everywhere(Time last) {
+  const Time m = ranks_->max(last.is_never() ? Time::zero() : last + Time::ps(1));
+  return m == Time::zero() ? Time::never() : m - Time::ps(1);
+}
+
 void PartitionedScheduler::start_threads() {
   started_ = true;
   for (auto& part : parts_) part->report[0] = part->scheduler.next_event();
+  if (ranks_ != nullptr) reduce_ranks(of_thread_[0]);
   serial_next_ = serial_ != nullptr ? serial_->next_deadline() : Time::never();
   barrier_ = std::make_unique<SpinBarrier>(threads());
   for (uint32_t t = 1; t < threads(); ++t) {
@@ -70,7 +117,12 @@ void PartitionedScheduler::start_threads() {
 bool PartitionedScheduler::decide(const Part& mine, Window& w) const {
   const uint32_t k = mine.window & 1;
   Time next = serial_next_;
+  if (ranks_ != nullptr) {
+    if (ranked_failed_[k]) return false;
+    next = std::min(next, ranked_next_[k]);
+  }
   for (const auto& part : parts_) {
+    if (ranks_ != nullptr) break;
     if (part->failed[k]) return false;
     next = std::min(next, part->report[k]);
   }
@@ -117,6 +169,7 @@ void PartitionedScheduler::run_windows(uint32_t thread) {
   Window w;
   while (decide(*mine.front(), w)) {
     for (Part* part : mine) run_window(*part, w);
+    if (ranks_ != nullptr) reduce_ranks(mine);
     const bool serial_due = serial_ != nullptr && serial_next_ == w.end;  // read before anyone moves it
     barrier_->arrive_and_wait();
     if (serial_due) {
@@ -138,7 +191,8 @@ RunStats PartitionedScheduler::run(Time until) {
 
   // Everything read below was written before the last barrier every thread passed.
   RunStats stats;
-  const uint32_t k = parts_[0]->window & 1;
+  const std::vector<Part*>& here = of_thread_[0];  // every partition, or this rank's
+  const uint32_t k = here.front()->window & 1;
   Time next = serial_next_;
   Time last = serial_last_;
   stats.polls = serial_polls_ - before;
@@ -148,12 +202,20 @@ RunStats PartitionedScheduler::run(Time until) {
     next = std::min(next, part->report[k]);
     if (!part->last_polled.is_never()) last = last.is_never() ? part->last_polled : std::max(last, part->last_polled);
   }
+  if (ranks_ != nullptr) {
+    next = std::min(serial_next_, ranked_next_[k]);
+    if (ranked_failed_[k] && violation_.empty()) {
+      violation_ = "a frame crossing to a partition of another rank was due before that partition could see it "
+                   "(that rank's error names the link)";
+    }
+    last = last_polled_everywhere(last);
+  }
   stats.last_polled = last;
   stats.idle = next.is_never() && violation_.empty();
   if (stats.idle) {
     stats.simulated = last.is_never() ? Time::zero() : last;
   } else {
-    stats.simulated = violation_.empty() ? until : parts_[0]->done_through;
+    stats.simulated = violation_.empty() ? until : here.front()->done_through;
   }
   stats.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

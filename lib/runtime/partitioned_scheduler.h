@@ -31,6 +31,12 @@
 // cores) give the same results with fewer waits, and one thread runs the windows with no
 // barrier at all. The caller's thread is thread 0; the others are started at the first
 // run() and kept, parked at the barrier, between runs (a run in slices costs no new threads).
+//
+// Across processes (MPI ranks, set_ranks()): each rank runs its own partitions on one
+// thread, and after every window it ships the frames staged on wires to other ranks and
+// takes in theirs (rank_crossings.h); the same exchange reduces every rank's next event and
+// failure, so every rank decides the same windows. The serial stage is then each rank's
+// own (its sampler reads only its partitions), polled at the same instants on every rank.
 #pragma once
 
 #include <array>
@@ -42,6 +48,8 @@
 
 #include "core/units.h"
 #include "runtime/spin_barrier.h"
+#include "runtime/rank_crossings.h"
+#include "runtime/ranks.h"
 #include "runtime/stage.h"
 #include "runtime/virtual_scheduler.h"
 #include "runtime/wire_link.h"
@@ -66,6 +74,14 @@ class PartitionedScheduler {
   Waker& waker(uint32_t partition) { return parts_[partition]->scheduler; }
   // A link whose receiver is connected to waker(to) and whose sender is in `from`.
   void add_crossing(WireLink& link, uint32_t from, uint32_t to);
+  // Across processes: partition p runs on rank rank_of_partition[p]; only this rank's
+  // partitions get stages. One thread per rank. Before add().
+  void set_ranks(Ranks& ranks, std::vector<uint32_t> rank_of_partition);
+  bool here(uint32_t partition) const { return ranks_ == nullptr || rank_of_[partition] == ranks_->rank(); }
+  // As add_crossing(), for a wire with at least one end here: `id` names it on every rank,
+  // and frames from another rank are copied into `receiver_pools` (the receiving
+  // partition's, when it is here).
+  void add_crossing(WireLink& link, uint32_t from, uint32_t to, uint32_t id, PoolSet* receiver_pools);
   // A stage polled alone at its deadlines once every partition has run through them: it may
   // read any partition (the sampler). It must not send frames. At most one.
   void set_serial(Stage& stage) { serial_ = &stage; }
@@ -80,7 +96,9 @@ class PartitionedScheduler {
   RunStats run(Time until = Time::never());
   const std::string& violation() const { return violation_; }
 
-  uint64_t windows() const { return parts_[0]->window; }
+  uint64_t windows() const { return of_thread_[0].front()->window; }
+  // Across ranks: frames this rank sent to and received from the others.
+  const RankCrossings* rank_crossings() const { return ranked_.get(); }
   uint64_t polls(uint32_t partition) const { return parts_[partition]->polls; }
   uint32_t stages(uint32_t partition) const { return parts_[partition]->stages; }
   uint32_t crossing_links() const { return crossings_; }
@@ -110,6 +128,8 @@ class PartitionedScheduler {
   void run_windows(uint32_t thread);
   void run_window(Part& part, const Window& w);
   void poll_serial(Time at);
+  void reduce_ranks(const std::vector<Part*>& mine);
+  Time last_polled_everywhere(Time last);
   void start_threads();
 
   std::vector<std::unique_ptr<Part>> parts_;
@@ -127,6 +147,12 @@ class PartitionedScheduler {
   std::unique_ptr<SpinBarrier> barrier_;
   std::vector<std::thread> threads_;
   std::vector<unsigned> thread_cpus_;
+  // Across ranks: the reduced reports, by window parity as Part::report.
+  Ranks* ranks_ = nullptr;
+  std::vector<uint32_t> rank_of_;
+  std::unique_ptr<RankCrossings> ranked_;
+  std::array<Time, 2> ranked_next_{Time::never(), Time::never()};
+  std::array<bool, 2> ranked_failed_{false, false};
 };
 
 }  // namespace rtb::runtime

@@ -147,6 +147,18 @@ class WireLink {
   // false, keeping them staged, if one of them arrives before window_start (the windows
   // were longer than this link's propagation delay: a lookahead violation).
   bool take_staged(uint64_t window, Time window_start);
+  // A crossing to another process (rank_crossings.h). Sending end, after its window of
+  // this parity: each staged frame to `each(arrival, frame)`, which takes it; then none is
+  // staged. Receiving end: a frame the far end staged in its window of this parity.
+  template <class Each>
+  void hand_over_staged(uint32_t parity, Each&& each) {
+    auto& b = crossing_->staged[parity];
+    for (const InFlight& f : b) each(f.arrival, f.frame);
+    b.clear();
+  }
+  void stage_arrived(uint32_t parity, Time arrival, rte_mbuf* frame) {
+    crossing_->staged[parity].push_back(InFlight{arrival, frame});
+  }
 
   const WireLinkConfig& config() const { return config_; }
   const WireLinkCounters& counters() const { return counters_; }

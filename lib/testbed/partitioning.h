@@ -26,11 +26,17 @@ struct Partitioning {
   uint32_t groups = 0;
   Time lookahead = Time::never();   // the shortest propagation delay of a crossing cable
   uint32_t crossing_cables = 0;
+  // Across processes (MPI): partition p runs on rank p mod ranks; this process is `rank`
+  // and builds only its partitions' nodes.
+  uint32_t ranks = 1;
+  uint32_t rank = 0;
 
   uint32_t of(scenario::NodeRef n) const {
     return n.kind == scenario::NodeKind::kHost ? of_host[n.index] : of_switch[n.index];
   }
   bool crosses(const scenario::Link& l) const { return of(l.a.node) != of(l.b.node); }
+  uint32_t rank_of(uint32_t partition) const { return partition % ranks; }
+  bool here(uint32_t partition) const { return rank_of(partition) == rank; }
 };
 
 // run.partitions of the scenario, on run.threads threads (unset: one per partition, at most

@@ -11,6 +11,8 @@
 #include "testbed/captures.h"
 #include "testbed/partitioning.h"
 #include "testbed/pool_plan.h"
+#include "testbed/rank_series.h"
+#include "testbed/run_ranks.h"
 #include "testbed/resource_plan.h"
 #include "testbed/run_json.h"
 #include "testbed/progress.h"
@@ -30,9 +32,13 @@ namespace {
 // segments without hugepages).
 constexpr uint64_t kVirtualEalFloorBytes = 64ull << 20;
 
-Status ensure_eal(const runtime::PoolSizes& sizes, uint32_t partitions) {
+// Across MPI ranks on one machine each rank's thread gets a CPU of its own (rank r the
+// r-th it may run on, round robin), not all of them the first.
+Status ensure_eal(const runtime::PoolSizes& sizes, uint32_t partitions, const runtime::Ranks* ranks) {
   if (runtime::eal_running()) return {};
   runtime::EalOptions eal;
+  const std::vector<unsigned> cpus = runtime::usable_cpu_list();
+  if (ranks != nullptr && !cpus.empty()) eal.main_lcore = cpus[ranks->rank() % cpus.size()];
   eal.pool_bytes = std::max<uint64_t>(sizes.metadata_bytes() * partitions * 2, kVirtualEalFloorBytes);
   return runtime::start_eal(eal);
 }
@@ -44,15 +50,21 @@ uint32_t g_runs = 0;  // pool names must be unique in the process
 // polled in the same (time, stage id) order as in one call.
 constexpr Time kStopCheck = Time::us(10);
 
+// Across MPI ranks every rank stops at the same boundary: a stop request on any stops all.
+bool stop_now(runtime::Ranks* ranks) {
+  return ranks != nullptr ? ranks->any(stop_requested()) : stop_requested();
+}
+
 template <class Scheduler>  // runtime::VirtualScheduler or runtime::PartitionedScheduler
-runtime::RunStats run_in_slices(Scheduler& scheduler, Time duration, ProgressLine& progress) {
+runtime::RunStats run_in_slices(Scheduler& scheduler, Time duration, ProgressLine& progress,
+                                runtime::Ranks* ranks = nullptr) {
   runtime::RunStats total;
   for (Time until = std::min(kStopCheck, duration);; until = std::min(until + kStopCheck, duration)) {
     const runtime::RunStats slice = scheduler.run(until);
     total.polls += slice.polls;
     total.simulated = slice.simulated;
     total.idle = slice.idle;
-    if (slice.idle || until == duration || stop_requested() || slice.simulated < until) return total;
+    if (slice.idle || until == duration || stop_now(ranks) || slice.simulated < until) return total;
     progress.update(until);
   }
 }
@@ -112,27 +124,41 @@ namespace {
 
 // The serial stage of a partitioned run: the sampler, then the frames the partitions' taps
 // kept since the last sample, written in the one-thread order (tap::OrderedTap). Kept
-// frames wait in memory for at most one run.sample_interval.
+// frames wait in memory for at most one run.sample_interval. Across MPI ranks, the
+// samples then go to rank 0 (rank_series.h).
 class SampleThenWrite final : public runtime::Stage {
  public:
-  SampleThenWrite(Sampler& sampler, tap::CaptureSet* captures)
-      : Stage("sampler"), sampler_(sampler), captures_(captures) {}
+  SampleThenWrite(Sampler& sampler, tap::CaptureSet* captures, RankSeries* ranks)
+      : Stage("sampler"), sampler_(sampler), captures_(captures), ranks_(ranks) {}
   void poll(Time now) override {
     sampler_.poll(now);
     if (captures_ != nullptr) captures_->write_ordered();
+    if (ranks_ != nullptr) ranks_->gather();
   }
   Time next_deadline() const override { return sampler_.next_deadline(); }
 
  private:
   Sampler& sampler_;
   tap::CaptureSet* captures_;
+  RankSeries* ranks_;
 };
 
-// One pool set per partition; the first keeps the single-threaded run's name.
-Expected<std::vector<runtime::PoolSet>> make_pools(const runtime::PoolSizes& sizes, uint32_t partitions) {
+// The partitions this process runs: all, or its rank's.
+std::vector<uint32_t> partitions_here(const Partitioning& plan) {
+  std::vector<uint32_t> v;
+  for (uint32_t p = 0; p < plan.count; ++p) {
+    if (plan.here(p)) v.push_back(p);
+  }
+  return v;
+}
+
+// One pool set per partition here (pools[i] for partitions_here()[i]); the first keeps the
+// single-threaded run's name.
+Expected<std::vector<runtime::PoolSet>> make_pools(const runtime::PoolSizes& sizes, const Partitioning& plan) {
   const uint32_t run = g_runs++;
+  const uint32_t partitions = plan.count;
   std::vector<runtime::PoolSet> pools;
-  for (uint32_t p = 0; p < partitions; ++p) {
+  for (uint32_t p : partitions_here(plan)) {
     // Virtual time: an empty pool is a sizing error, never packet loss (design.md); one
     // thread allocates from each, so they are written as the run needs mbufs, not up front.
     auto set = runtime::PoolSet::create(sizes, &wire::payload_byte,
@@ -146,20 +172,24 @@ Expected<std::vector<runtime::PoolSet>> make_pools(const runtime::PoolSizes& siz
 
 Expected<std::unique_ptr<Testbed>> build_testbed(const scenario::Scenario& s, const Partitioning& plan,
                                                  std::vector<runtime::PoolSet>& pools, const cc::Controller& cc,
-                                                 const HostStandIn& stand_in) {
+                                                 const HostStandIn& stand_in, runtime::Ranks* ranks) {
   if (plan.count == 1) return Testbed::build(s, pools[0], cc, stand_in);
-  std::vector<runtime::PoolSet*> each;
-  for (runtime::PoolSet& p : pools) each.push_back(&p);
-  return Testbed::build_partitioned(s, plan, each, cc, stand_in);
+  std::vector<runtime::PoolSet*> each(plan.count, nullptr);
+  const std::vector<uint32_t> here = partitions_here(plan);
+  for (size_t i = 0; i < here.size(); ++i) each[here[i]] = &pools[i];
+  return Testbed::build_partitioned(s, plan, each, cc, stand_in, plan.ranks > 1 ? ranks : nullptr);
 }
 
-// run.json "partitions": how the run was split and what each part did.
+// run.json "partitions": how the run was split and what each part here did.
 nlohmann::ordered_json partitions_json(Testbed& t, const Partitioning& plan, const runtime::PoolSizes& sizes,
                                        const std::vector<runtime::PoolSet>& pools) {
   runtime::PartitionedScheduler& ps = t.partitioned_scheduler();
   nlohmann::ordered_json parts = nlohmann::ordered_json::array();
-  for (uint32_t p = 0; p < plan.count; ++p) {
-    parts.push_back({{"stages", ps.stages(p)}, {"polls", ps.polls(p)}, {"pools", pools_json(sizes, pools[p])}});
+  const std::vector<uint32_t> here = partitions_here(plan);
+  for (size_t i = 0; i < here.size(); ++i) {
+    const uint32_t p = here[i];
+    parts.push_back({{"partition", p}, {"stages", ps.stages(p)}, {"polls", ps.polls(p)},
+                     {"pools", pools_json(sizes, pools[i])}});
   }
   return {{"count", plan.count}, {"threads", plan.threads}, {"groups", plan.groups}, {"crossing_cables", plan.crossing_cables},
           {"lookahead_ns", static_cast<double>(plan.lookahead.ps()) / 1e3}, {"windows", ps.windows()},
@@ -169,9 +199,24 @@ nlohmann::ordered_json partitions_json(Testbed& t, const Partitioning& plan, con
 
 }  // namespace
 
+namespace {
+
+// Across MPI ranks: what rank 0's run.json says of every rank.
+nlohmann::ordered_json rank_json(Testbed& t, const runtime::RunStats& stats, double wall) {
+  const runtime::RankCrossings* x = t.partitioned_scheduler().rank_crossings();
+  return {{"wall_seconds", wall},
+          {"polls", stats.polls},
+          {"frame_hops", t.frame_hops()},
+          {"frames_sent", x->frames_sent()},
+          {"frames_received", x->frames_received()},
+          {"bytes_sent", x->bytes_sent()}};
+}
+
+}  // namespace
+
 Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
                                 const std::string& command_line, const tap::CaptureRequest& capture,
-                                const HostStandIn& stand_in, const SeriesRequest& series) {
+                                const HostStandIn& stand_in, const SeriesRequest& series, runtime::Ranks* mpi) {
   const StopScope stop_scope;  // a stop request from start-up on ends this run
   auto sizes = pool_sizes(s, pool_config(s));
   if (!sizes) return Error{sizes.error().message};
@@ -179,8 +224,15 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
   if (Status st = check_resources(s, resources, series.dir); !st) return Error{st.message()};
   auto plan = plan_partitions(s, runtime::usable_cpus());
   if (!plan) return Error{plan.error().message};
-  if (Status st = ensure_eal(sizes.value(), plan->count); !st) return Error{st.message()};
-  auto pools = make_pools(sizes.value(), plan->count);
+  runtime::Ranks* ranks = mpi != nullptr && mpi->size() > 1 ? mpi : nullptr;
+  if (ranks != nullptr) {
+    if (Status st = place_on_ranks(plan.value(), *ranks, !capture.empty(), bool(stand_in)); !st) {
+      return Error{st.message()};
+    }
+  }
+  const bool rank0 = ranks == nullptr || ranks->rank() == 0;
+  if (Status st = ensure_eal(sizes.value(), plan->count, ranks); !st) return Error{st.message()};
+  auto pools = make_pools(sizes.value(), plan.value());
   if (!pools) return Error{pools.error().message};
   std::vector<PoolFree> free_at_start;
   for (const runtime::PoolSet& p : pools.value()) free_at_start.push_back(PoolFree::of(p));
@@ -192,17 +244,22 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
   RunReport report;
   report.cc_resolved = resolved_params_json(cc.value());
   {
-    auto testbed = build_testbed(s, plan.value(), pools.value(), cc.value(), stand_in);
+    auto testbed = build_testbed(s, plan.value(), pools.value(), cc.value(), stand_in, ranks);
     if (!testbed) return Error{testbed.error().message};
     Testbed& t = *testbed.value();
     // Virtual time: files stamped from the epoch, so the same run gives the same bytes.
     auto captures = open_captures(
         t, capture, t.partitioned() ? tap::CaptureSet::Mode::kOrdered : tap::CaptureSet::Mode::kDirect, 0);
     if (!captures) return Error{captures.error().message};
-    auto recorder = SeriesRecorder::open(series, t, cc_state_names(t));
+    const std::vector<std::string> names = ranks != nullptr ? cc_state_names_everywhere(*ranks, t) : cc_state_names(t);
+    // Across ranks the series are written by rank 0 only; each rank keeps its occupancies.
+    auto recorder = SeriesRecorder::open(rank0 ? series : SeriesRequest::discard(), t, names);
     if (!recorder) return Error{recorder.error().message};
-    Sampler sampler(t, s.run.sample_interval, s.run.warmup, s.run.duration, *recorder.value());
-    SampleThenWrite serial(sampler, captures.value().get());
+    std::unique_ptr<RankSeries> rank_series;
+    if (ranks != nullptr) rank_series = std::make_unique<RankSeries>(*ranks, t, *recorder.value());
+    SampleSink& sink = rank_series ? static_cast<SampleSink&>(*rank_series) : *recorder.value();
+    Sampler sampler(t, s.run.sample_interval, s.run.warmup, s.run.duration, sink);
+    SampleThenWrite serial(sampler, captures.value().get(), rank_series.get());
     if (t.partitioned()) {
       t.partitioned_scheduler().set_serial(serial);
       t.partitioned_scheduler().set_thread_cpus(runtime::cpus_before_eal());
@@ -213,7 +270,7 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
     runtime::RunStats stats;
     {
       ProgressLine progress(s.run.duration, [&t] { return t.frame_hops(); });
-      stats = t.partitioned() ? run_in_slices(t.partitioned_scheduler(), s.run.duration, progress)
+      stats = t.partitioned() ? run_in_slices(t.partitioned_scheduler(), s.run.duration, progress, ranks)
                               : run_in_slices(t.scheduler(), s.run.duration, progress);
     }
     if (t.partitioned() && !t.partitioned_scheduler().violation().empty()) {
@@ -223,25 +280,39 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
     const bool stopped = !stats.idle && stats.simulated < s.run.duration;
     const Time end = stats.idle || stopped ? stats.simulated : s.run.duration;
-    report.summary = summarize(t, VirtualTotals(sampler, recorder.value()->depth()), end);
-    report.run = run_json(command_line, wall, end, t.frame_hops(), stats.polls);
+    if (rank_series) rank_series->finish();
+    const results::Summary mine = summarize(t, VirtualTotals(sampler, recorder.value()->depth()), end);
+    uint64_t hops = t.frame_hops(), polls = stats.polls;
+    nlohmann::ordered_json each_rank;
+    if (ranks != nullptr) {
+      auto joined = join_summaries(*ranks, s, mine);
+      if (!joined) return Error{joined.error().message};
+      report.summary = std::move(joined).value();
+      each_rank = ranks_json(*ranks, rank_json(t, stats, wall));
+      hops = ranks->sum(hops);
+      polls = ranks->sum(polls);
+    } else {
+      report.summary = mine;
+    }
+    report.run = run_json(command_line, wall, end, hops, polls);
     report.run["pools"] = pools_json(sizes.value(), pools.value()[0]);
     if (t.partitioned()) report.run["partitions"] = partitions_json(t, plan.value(), sizes.value(), pools.value());
+    if (ranks != nullptr) report.run["mpi"] = std::move(each_rank);
     report.run["resources"] = resources.to_json();
     if (auto& c = captures.value()) {
       if (Status st = c->finish(); !st) return Error{st.message()};
       report.run["captures"] = c->to_json();
     }
     mark_stopped_early(report, stopped, end, s.run.duration);
-    report.cc_state_names = cc_state_names(t);
+    report.cc_state_names = names;
     if (Status st = finish_series(report, std::move(recorder).value()); !st) return Error{st.message()};
   }  // the testbed drains every queue and link here
   add_pool_free(report.run["pools"], free_at_start[0], PoolFree::of(pools.value()[0]));
-  for (uint32_t p = 0; p < pools.value().size(); ++p) {
+  for (uint32_t i = 0; i < pools.value().size(); ++i) {
     if (plan->count > 1) {
-      add_pool_free(report.run["partitions"]["each"][p]["pools"], free_at_start[p], PoolFree::of(pools.value()[p]));
+      add_pool_free(report.run["partitions"]["each"][i]["pools"], free_at_start[i], PoolFree::of(pools.value()[i]));
     }
-    if (Status st = pools.value()[p].check_no_leaks(); !st) {
+    if (Status st = pools.value()[i].check_no_leaks(); !st) {
       return Error{"internal error: mbufs leaked by the run: " + st.message()};
     }
   }

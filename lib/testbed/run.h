@@ -12,6 +12,7 @@
 #include "cc_algos/registry.h"
 #include "core/error.h"
 #include "results/summary.h"
+#include "runtime/ranks.h"
 #include "scenario/scenario.h"
 #include "tap/capture_request.h"
 #include "testbed/sampler.h"
@@ -40,9 +41,13 @@ struct RunReport {
 // With a `capture` request the run writes its
 // capture files (lib/tap) and lists them in run.json "captures".
 // With `stand_in`, stages of the caller's take the place of hosts (testbed.h, HostStandIn).
+// With `ranks` of more than one process (MPI, lib/mpi), every rank calls this with the
+// same scenario and runs its share of the partitions (run_ranks.h); rank 0's report is the
+// whole run's, the others' hold only their own summary and no series.
 Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
                                 const std::string& command_line, const tap::CaptureRequest& capture = {},
-                                const HostStandIn& stand_in = {}, const SeriesRequest& series = {});
+                                const HostStandIn& stand_in = {}, const SeriesRequest& series = {},
+                                runtime::Ranks* ranks = nullptr);
 
 // The same in realtime (run.clock = "realtime", scenario [realtime]): stages on lcores
 // against the calibrated TSC. summary.json gets "valid" and "invalid_reason" (the

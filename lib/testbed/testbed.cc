@@ -47,10 +47,12 @@ Expected<std::unique_ptr<Testbed>> Testbed::build_partitioned(const scenario::Sc
                                                               const Partitioning& plan,
                                                               std::span<runtime::PoolSet* const> pools,
                                                               const cc::Controller& cc,
-                                                              const HostStandIn& stand_in) {
+                                                              const HostStandIn& stand_in,
+                                                              runtime::Ranks* ranks) {
   std::unique_ptr<Testbed> t(new Testbed(s, false));
   t->pools_.assign(pools.begin(), pools.end());
   t->plan_ = plan;
+  t->ranks_ = ranks;
   if (Status st = t->make(cc, stand_in); !st) return Error{st.message()};
   t->wire_up_partitions();
   return t;
@@ -76,7 +78,11 @@ Status Testbed::make(const cc::Controller& cc, const HostStandIn& stand_in) {
   return make_flows(cc.algorithm(), *int_plan);
 }
 
-bool Testbed::built(NodeRef n) const { return !realtime_ || s_.realtime.builds(n); }
+// Realtime: the nodes of this process's role. Across MPI ranks: those of this rank's partitions.
+bool Testbed::built(NodeRef n) const {
+  if (realtime_) return s_.realtime.builds(n);
+  return !plan_ || plan_->here(plan_->of(n));
+}
 
 bool Testbed::cut(const scenario::Link& l) const { return realtime_ && s_.realtime.cuts(l); }
 
@@ -99,7 +105,10 @@ Status Testbed::make_links() {
     };
     LinkPair pair;
     const bool has_a = built(l.a.node), has_b = built(l.b.node);
-    if (has_a && has_b && !cut(l)) {
+    // Across MPI ranks a cable with one end here keeps both wires: the one this end sends
+    // on, and the copy of the far end's that frames from its rank are staged on.
+    const bool whole = (has_a && has_b && !cut(l)) || (!realtime_ && (has_a || has_b));
+    if (whole) {
       pair.ab = wire(a + "->" + b, l.propagation);
       pair.ba = wire(b + "->" + a, l.propagation);
     } else {  // each end built here has its own wires to its bridge; the senders' carry the delay
@@ -307,18 +316,26 @@ void Testbed::wire_up() {
 // there. A cable between partitions is two crossing links, each sent from its own side.
 void Testbed::wire_up_partitions() {
   parallel_ = std::make_unique<runtime::PartitionedScheduler>(plan_->count, plan_->lookahead, plan_->threads);
-  for (uint32_t i = 0; i < hosts_.size(); ++i) parallel_->add(stage_of({NodeKind::kHost, i}), plan_->of_host[i]);
-  for (uint32_t i = 0; i < switches_.size(); ++i) {
-    parallel_->add(stage_of({NodeKind::kSwitch, i}), plan_->of_switch[i]);
+  if (plan_->ranks > 1) {
+    std::vector<uint32_t> rank_of(plan_->count);
+    for (uint32_t p = 0; p < plan_->count; ++p) rank_of[p] = plan_->rank_of(p);
+    parallel_->set_ranks(*ranks_, std::move(rank_of));
   }
-  for (size_t i = 0; i < links_.size(); ++i) {
+  for (uint32_t i = 0; i < hosts_.size(); ++i) {
+    if (built({NodeKind::kHost, i})) parallel_->add(stage_of({NodeKind::kHost, i}), plan_->of_host[i]);
+  }
+  for (uint32_t i = 0; i < switches_.size(); ++i) {
+    if (built({NodeKind::kSwitch, i})) parallel_->add(stage_of({NodeKind::kSwitch, i}), plan_->of_switch[i]);
+  }
+  for (uint32_t i = 0; i < links_.size(); ++i) {
     const scenario::Link& l = s_.topology.links[i];
+    if (!links_[i].ab) continue;  // neither end on this rank
     const uint32_t pa = plan_->of(l.a.node), pb = plan_->of(l.b.node);
-    links_[i].ab->connect_receiver(&parallel_->waker(pb), stage_of(l.b.node).id());
-    links_[i].ba->connect_receiver(&parallel_->waker(pa), stage_of(l.a.node).id());
-    if (pa != pb) {
-      parallel_->add_crossing(*links_[i].ab, pa, pb);
-      parallel_->add_crossing(*links_[i].ba, pb, pa);
+    if (built(l.b.node)) links_[i].ab->connect_receiver(&parallel_->waker(pb), stage_of(l.b.node).id());
+    if (built(l.a.node)) links_[i].ba->connect_receiver(&parallel_->waker(pa), stage_of(l.a.node).id());
+    if (pa != pb) {  // a wire's id on every rank: 2 x its cable, + 1 from end b
+      parallel_->add_crossing(*links_[i].ab, pa, pb, 2 * i, pools_[pb]);
+      parallel_->add_crossing(*links_[i].ba, pb, pa, 2 * i + 1, pools_[pa]);
     }
   }
 }

@@ -85,12 +85,15 @@ class Testbed {
                                                   const cc::Controller& cc,
                                                   const HostStandIn& stand_in = {});
   // Virtual time over plan.count > 1 threads: the stages of partition p use *pools[p]; a
-  // cable between partitions is a crossing link of partitioned_scheduler().
+  // cable between partitions is a crossing link of partitioned_scheduler(). Across MPI
+  // ranks (plan.ranks > 1, `ranks` given): only this rank's partitions are built, and
+  // pools[p] of another rank's partition is null.
   static Expected<std::unique_ptr<Testbed>> build_partitioned(const scenario::Scenario& s,
                                                               const Partitioning& plan,
                                                               std::span<runtime::PoolSet* const> pools,
                                                               const cc::Controller& cc,
-                                                              const HostStandIn& stand_in = {});
+                                                              const HostStandIn& stand_in = {},
+                                                              runtime::Ranks* ranks = nullptr);
   // Realtime: placed on lcores, cut cables bridged through rte_ring port pairs.
   static Expected<std::unique_ptr<Testbed>> build_realtime(const scenario::Scenario& s,
                                                            runtime::PoolSet& pools,
@@ -102,7 +105,7 @@ class Testbed {
   bool partitioned() const { return parallel_ != nullptr; }
   runtime::PartitionedScheduler& partitioned_scheduler() { return *parallel_; }
   const scenario::Scenario& scenario() const { return s_; }
-  // Realtime runs split across processes build only their nodes (scenario [realtime]).
+  // Realtime runs split across processes, and MPI ranks, build only their nodes.
   bool has_host(uint32_t i) const { return hosts_[i] != nullptr; }
   bool has_switch(uint32_t i) const { return switches_[i] != nullptr; }
   host::Host& host(uint32_t i) { return *hosts_[i]; }
@@ -165,6 +168,7 @@ class Testbed {
   std::optional<Partitioning> plan_;      // build_partitioned() only
   runtime::VirtualScheduler scheduler_;
   std::unique_ptr<runtime::PartitionedScheduler> parallel_;
+  runtime::Ranks* ranks_ = nullptr;  // across MPI ranks only
 };
 
 }  // namespace rtb::testbed

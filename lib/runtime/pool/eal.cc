@@ -124,10 +124,9 @@ std::vector<unsigned> affinity() {
 
 }  // namespace
 
-uint32_t usable_cpus() {
-  const size_t n = g_state != EalState::kNotStarted ? g_cpus_before.size() : affinity().size();
-  return std::max(1u, static_cast<uint32_t>(n));
-}
+uint32_t usable_cpus() { return std::max(1u, static_cast<uint32_t>(usable_cpu_list().size())); }
+
+std::vector<unsigned> usable_cpu_list() { return g_state != EalState::kNotStarted ? g_cpus_before : affinity(); }
 
 Status start_eal(const EalOptions& options) {
   if (g_state != EalState::kNotStarted) return Error{already_message()};

@@ -35,6 +35,8 @@ const std::vector<unsigned>& cpus_before_eal();
 // How many CPUs the process may run on: cpus_before_eal() once the EAL runs, the calling
 // thread's affinity before (at least 1).
 uint32_t usable_cpus();
+// The same CPUs, listed (empty if the kernel does not say).
+std::vector<unsigned> usable_cpu_list();
 
 // rte_eal_cleanup() and removal of this process's (empty) runtime folder. Call once, at
 // the end, after every pool and port is released.

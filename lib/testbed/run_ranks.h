@@ -1,0 +1,28 @@
+// A virtual-time run across MPI ranks (runtime/ranks.h, lib/mpi): what the runner does
+// besides what it does in one process. The partitions go to the ranks round robin; each
+// rank builds, runs, samples and summarizes only its own; rank 0 joins the series as they
+// come (rank_series.h) and the summaries at the end (lib/results merge.h, then the nodes put
+// back in the scenario's order), so its results folder is byte for byte the one-process one.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.h"
+#include "results/summary.h"
+#include "runtime/ranks.h"
+#include "scenario/scenario.h"
+#include "testbed/partitioning.h"
+
+namespace rtb::testbed {
+
+// The plan across `ranks` (one thread each), or why not, in one line.
+Status place_on_ranks(Partitioning& plan, const runtime::Ranks& ranks, bool capturing, bool standing_in);
+
+// Rank 0: the joined summary; the other ranks: their own, unchanged.
+Expected<results::Summary> join_summaries(runtime::Ranks& ranks, const scenario::Scenario& s,
+                                          const results::Summary& mine);
+
+// Rank 0: {"ranks", "each": [every rank's `mine`, with its rank and host]}; the others: null.
+nlohmann::ordered_json ranks_json(runtime::Ranks& ranks, nlohmann::ordered_json mine);
+
+}  // namespace rtb::testbed
