@@ -117,14 +117,14 @@ void PartitionedScheduler::start_threads() {
 bool PartitionedScheduler::decide(const Part& mine, Window& w) const {
   const uint32_t k = mine.window & 1;
   Time next = serial_next_;
-  if (ranks_ != nullptr) {
+  if (ranks_ != nullptr) {  // every rank's partitions, reduced after the last window
     if (ranked_failed_[k]) return false;
     next = std::min(next, ranked_next_[k]);
-  }
-  for (const auto& part : parts_) {
-    if (ranks_ != nullptr) break;
-    if (part->failed[k]) return false;
-    next = std::min(next, part->report[k]);
+  } else {
+    for (const auto& part : parts_) {
+      if (part->failed[k]) return false;
+      next = std::min(next, part->report[k]);
+    }
   }
   if (next.is_never() || next > until_) return false;
   w.next = next;

@@ -1,6 +1,7 @@
 #include "testbed/run.h"
 
 #include <fmt/format.h>
+#include <sys/resource.h>
 
 #include <chrono>
 #include <cmath>
@@ -204,7 +205,10 @@ namespace {
 // Across MPI ranks: what rank 0's run.json says of every rank.
 nlohmann::ordered_json rank_json(Testbed& t, const runtime::RunStats& stats, double wall) {
   const runtime::RankCrossings* x = t.partitioned_scheduler().rank_crossings();
+  rusage self{};
+  getrusage(RUSAGE_SELF, &self);
   return {{"wall_seconds", wall},
+          {"max_rss_bytes", static_cast<uint64_t>(self.ru_maxrss) * 1024},  // Linux: KiB
           {"polls", stats.polls},
           {"frame_hops", t.frame_hops()},
           {"frames_sent", x->frames_sent()},
