@@ -233,6 +233,7 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
     if (Status st = place_on_ranks(plan.value(), *ranks, !capture.empty(), bool(stand_in)); !st) {
       return Error{st.message()};
     }
+    if (Status st = same_run_everywhere(*ranks, s); !st) return Error{st.message()};
   }
   const bool rank0 = ranks == nullptr || ranks->rank() == 0;
   if (Status st = ensure_eal(sizes.value(), plan->count, ranks); !st) return Error{st.message()};

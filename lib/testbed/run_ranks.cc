@@ -9,6 +9,7 @@
 
 #include "results/merge.h"
 #include "results/summary_json.h"
+#include "testbed/version.h"
 
 namespace rtb::testbed {
 namespace {
@@ -93,6 +94,21 @@ Status place_on_ranks(Partitioning& plan, const runtime::Ranks& ranks, bool capt
   plan.ranks = ranks.size();
   plan.rank = ranks.rank();
   plan.threads = 1;
+  return {};
+}
+
+Status same_run_everywhere(runtime::Ranks& ranks, const scenario::Scenario& s) {
+  const std::string mine =
+      fmt::format("rocetb {} (commit {}) on scenario {} (seed {}, {} ps, {} hosts, {} switches, {} cables, {} flows)",
+                  kVersion, kCommit, s.name, s.run.seed, s.run.duration.ps(), s.topology.hosts.size(),
+                  s.topology.switches.size(), s.topology.links.size(), s.flows.size());
+  const std::vector<runtime::Message> all = ranks.gather(bytes_of(mine));
+  for (size_t r = 1; r < all.size(); ++r) {
+    if (text_of(all[r]) != mine) {
+      return Error{fmt::format("MPI rank {} runs {}: expected what rank 0 runs, {} (the same build and scenario "
+                               "on every machine)", r, text_of(all[r]), mine)};
+    }
+  }
   return {};
 }
 

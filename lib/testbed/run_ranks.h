@@ -18,6 +18,11 @@ namespace rtb::testbed {
 // The plan across `ranks` (one thread each), or why not, in one line.
 Status place_on_ranks(Partitioning& plan, const runtime::Ranks& ranks, bool capturing, bool standing_in);
 
+// Every rank: refused on rank 0, in one line naming the rank, unless every rank runs the
+// same rocetb build on the same scenario (its name, seed, duration, nodes, cables and
+// flows): on a cluster each machine loads its own copy of both.
+Status same_run_everywhere(runtime::Ranks& ranks, const scenario::Scenario& s);
+
 // Rank 0: the joined summary; the other ranks: their own, unchanged.
 Expected<results::Summary> join_summaries(runtime::Ranks& ranks, const scenario::Scenario& s,
                                           const results::Summary& mine);

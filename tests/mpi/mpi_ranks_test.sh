@@ -2,8 +2,8 @@
 # Virtual time across MPI ranks (lib/mpi, lib/testbed run_ranks.h): `mpirun -np 2 rocetb
 # run` on leaf-spine, PFC storm and all-to-all scenarios writes the summary.json,
 # flows.csv and queues.csv of one process, byte for byte, for 2 and 3 partitions; frames
-# did cross between the ranks (run.json "mpi"); and what cannot run across ranks is
-# refused in one line.
+# did cross between the ranks (run.json "mpi"); and what cannot run across ranks (or
+# ranks that do not run the same scenario) is refused in one line.
 #   usage: mpi_ranks_test.sh ROCETB SOURCE_ROOT
 set -uo pipefail
 rocetb=$1 root=$2
@@ -52,6 +52,13 @@ expect "fewer partitions than ranks" 1 "run.partitions = 1: expected at least th
 expect "captures across ranks" 1 "--capture: not available across MPI ranks" -- \
   "${mpi[@]}" "$rocetb" run "$root/scenarios/alltoall_leafspine.toml" --out "$out/cap" "${run_opts[@]}" \
   --set run.partitions=2 --capture all
+# mpirun's MPMD form: rank 1 gets another seed, as a machine with another copy would.
+one=(mpirun --allow-run-as-root --mca plm isolated --mca btl self,vader --mca btl_vader_single_copy_mechanism none)
+[ "$(nproc)" -ge 2 ] || one+=(--oversubscribe)
+expect "ranks on different scenarios" 1 "MPI rank 1 runs rocetb .* \\(seed 2, .*: expected what rank 0 runs" -- \
+  "${one[@]}" -np 1 "$rocetb" run "$root/scenarios/alltoall_leafspine.toml" --out "$out/seeds" "${run_opts[@]}" \
+  --set run.partitions=2 --seed 1 : -np 1 "$rocetb" run "$root/scenarios/alltoall_leafspine.toml" \
+  --out "$out/seeds" "${run_opts[@]}" --set run.partitions=2 --seed 2
 expect "realtime across ranks" 2 'run.clock = "realtime": started by mpirun with several ranks' -- \
   "${mpi[@]}" "$rocetb" run "$root/scenarios/split_netns.toml" --out "$out/rt" "${run_opts[@]}"
 expect "another command across ranks" 2 "frames: started by mpirun with several ranks: only .rocetb run." -- \
