@@ -3,6 +3,7 @@
 #include <rte_mbuf.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -90,7 +91,9 @@ Ranks::Reduced RankCrossings::after_window(uint64_t window, Time next, bool fail
   for (const Outgoing& o : outgoing_) {
     o.link->hand_over_staged(parity, [&](Time arrival, rte_mbuf* frame) { write(out_[o.rank], o.id, arrival, frame); });
   }
+  const auto start = std::chrono::steady_clock::now();
   const Ranks::Reduced r = ranks_.exchange(out_, in_, next, failed);
+  exchange_seconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   for (const Message& m : in_) read(m, parity);
   return r;
 }

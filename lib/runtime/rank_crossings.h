@@ -35,6 +35,8 @@ class RankCrossings {
   uint64_t frames_sent() const { return frames_sent_; }
   uint64_t frames_received() const { return frames_received_; }
   uint64_t bytes_sent() const { return bytes_sent_; }
+  // Wall time inside the exchange: waiting for the slowest rank's window, and the transfer.
+  double exchange_seconds() const { return exchange_seconds_; }
 
  private:
   struct Outgoing {
@@ -56,6 +58,7 @@ class RankCrossings {
   uint64_t frames_sent_ = 0;
   uint64_t frames_received_ = 0;
   uint64_t bytes_sent_ = 0;
+  double exchange_seconds_ = 0;
 };
 
 }  // namespace rtb::runtime

@@ -213,7 +213,8 @@ nlohmann::ordered_json rank_json(Testbed& t, const runtime::RunStats& stats, dou
           {"frame_hops", t.frame_hops()},
           {"frames_sent", x->frames_sent()},
           {"frames_received", x->frames_received()},
-          {"bytes_sent", x->bytes_sent()}};
+          {"bytes_sent", x->bytes_sent()},
+          {"exchange_seconds", x->exchange_seconds()}};
 }
 
 }  // namespace
