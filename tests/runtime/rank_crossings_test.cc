@@ -11,13 +11,13 @@
 
 #include <array>
 #include <barrier>
-#include <deque>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "runtime/partitioned_scheduler.h"
 #include "runtime/virtual_scheduler.h"
+#include "tests/runtime/echo_stage.h"
 #include "tests/runtime/test_pool.h"
 #include "wire/payload_pattern.h"
 
@@ -25,7 +25,8 @@ namespace rtb::runtime {
 namespace {
 
 using testing::frames_in_use;
-using testing::make_frame;
+using testing::Echo;
+using testing::Event;
 
 // Two ranks' collectives through shared slots: every rank writes its slot, all meet, each
 // reads the others', all meet again before a slot is written anew.
@@ -78,60 +79,6 @@ class ThreadRanks final : public Ranks {
   }
   Shared& s_;
   uint32_t rank_;
-};
-
-struct Event {
-  Time at;
-  uint8_t hops_left;
-  bool operator==(const Event&) const = default;
-};
-
-// Sends every frame it receives back out `turnaround` later with its first byte (hops
-// left) one lower; frees it at 0.
-class Echo final : public Stage {
- public:
-  Echo(std::string name, WireLink& in, WireLink& out, Time turnaround)
-      : Stage(std::move(name)), in_(in), out_(out), turnaround_(turnaround) {}
-  ~Echo() override {
-    for (const Pending& p : pending_) rte_pktmbuf_free(p.frame);
-  }
-  void start_with(Time at, uint8_t hops) { pending_.push_back({at, make_frame(200 + hops, hops)}); }
-  void poll(Time now) override {
-    rte_mbuf* burst[16];
-    while (uint32_t n = in_.receive(now, burst, 16)) {
-      for (uint32_t i = 0; i < n; ++i) {
-        uint8_t& hops = *rte_pktmbuf_mtod(burst[i], uint8_t*);
-        arrivals_.push_back({now, hops});
-        if (hops == 0) {
-          rte_pktmbuf_free(burst[i]);
-          continue;
-        }
-        --hops;
-        pending_.push_back({now + turnaround_, burst[i]});
-      }
-    }
-    while (!pending_.empty() && pending_.front().at <= now && out_.can_send(now)) {
-      out_.send(now, pending_.front().frame);
-      pending_.pop_front();
-    }
-  }
-  Time next_deadline() const override {
-    Time t = in_.next_arrival();
-    if (!pending_.empty()) t = std::min(t, std::max(pending_.front().at, out_.free_at()));
-    return t;
-  }
-  const std::vector<Event>& arrivals() const { return arrivals_; }
-
- private:
-  struct Pending {
-    Time at;
-    rte_mbuf* frame;
-  };
-  WireLink& in_;
-  WireLink& out_;
-  Time turnaround_;
-  std::deque<Pending> pending_;
-  std::vector<Event> arrivals_;
 };
 
 // A cable with an echo at each end; a rank runs one of them.
