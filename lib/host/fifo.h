@@ -18,6 +18,7 @@ class Fifo {
   uint32_t size() const { return count_; }
   const T& front() const { return items_[head_]; }
   T& front() { return items_[head_]; }
+  const T& at(uint32_t k) const { return items_[(head_ + k) & mask()]; }  // k < size()
   void pop() {
     head_ = (head_ + 1) & mask();
     --count_;

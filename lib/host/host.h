@@ -113,7 +113,9 @@ class Host final : public runtime::Stage {
   void storm(Time now);
   bool send_data(Port& port, Time now);
   bool send_frame(QueuePair& qp, Port& port, Time now);
-  void prefetch(uint32_t qp_index) const;
+  void prefetch_ahead(const Fifo<uint32_t>& ring) const;
+  void prefetch_records(uint32_t qp_index) const;
+  void prefetch_qp(uint32_t qp_index) const;
   Time port_ready_at(const Port& port) const;
   void pacer_moved() { pacer_moved_ = true; }
 

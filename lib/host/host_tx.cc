@@ -112,7 +112,7 @@ bool Host::send_data(Port& port, Time now) {
     }
     if (chosen < 0) return false;
     QueuePair& qp = *qps_[port.ring.pop(static_cast<uint8_t>(chosen))];
-    if (!port.ring.empty(static_cast<uint8_t>(chosen))) prefetch(port.ring.front(static_cast<uint8_t>(chosen)));
+    prefetch_ahead(port.ring.fifo[chosen]);
     ring_place_[qp.index].in_ring = false;
     if (!qp.requester.has_frame(now) ||
         (qp.window && qp.requester.outstanding_bytes() >= qp.window->count())) {
@@ -131,24 +131,33 @@ bool Host::send_data(Port& port, Time now) {
   return false;
 }
 
-// The arbiter serves a priority's ready QPs in turn, so the next one is known a frame
-// ahead: its queue pair (the fields a send touches), its algorithm's state and its pacer
-// record are loaded while this frame is built. Thousands of QPs' state does not stay in
-// cache, and a miss on each of them costs more than building the frame.
-void Host::prefetch(uint32_t qp_index) const {
-  const QueuePair& qp = *qps_[qp_index];
-  __builtin_prefetch(&qp, 1);
-  __builtin_prefetch(&qp.requester, 1);
-  __builtin_prefetch(reinterpret_cast<const char*>(&qp.requester) + 64, 1);
-  __builtin_prefetch(&qp.data_tpl);
-  __builtin_prefetch(reinterpret_cast<const char*>(&qp.data_tpl) + 64);
-  __builtin_prefetch(reinterpret_cast<const char*>(&qp.data_tpl) + 128);
-  __builtin_prefetch(&qp.counters, 1);
-  __builtin_prefetch(&qp.send_times, 1);
+// The arbiter serves a priority's ready QPs in turn, so the next ones are known a few frames
+// ahead. Thousands of QPs' state does not stay in cache, and a miss on each of them costs
+// more than building the frame; each step below reads what the one before loaded, so they
+// run a frame apart: the records found by the QP's index three QPs ahead (its pointer, its
+// algorithm's state, its pacer record, its timers), the QP's own send fields two ahead, and
+// the record of its current message next.
+void Host::prefetch_ahead(const Fifo<uint32_t>& ring) const {
+  const uint32_t ready = ring.size();
+  if (ready > 2) prefetch_records(ring.at(2));
+  if (ready > 1) prefetch_qp(ring.at(1));
+  if (ready > 0) qps_[ring.front()]->requester.prefetch_next_message();
+}
+
+void Host::prefetch_records(uint32_t qp_index) const {
+  __builtin_prefetch(&qps_[qp_index]);
   __builtin_prefetch(flows_.state(qp_index), 1);
   pacer_.prefetch(qp_index);
   timers_.prefetch(qp_index * kTimerKinds);  // the RTO and CC timers a send compares
   timers_.prefetch(qp_index * kTimerKinds + kTimerKinds - 1);
+}
+
+// The fields a send touches lead the QueuePair (queue_pair.h), cache-line aligned.
+void Host::prefetch_qp(uint32_t qp_index) const {
+  const QueuePair& qp = *qps_[qp_index];
+  const auto* first = reinterpret_cast<const char*>(&qp);
+  const auto* end = reinterpret_cast<const char*>(&qp.cnp_tpl);
+  for (const char* line = first; line < end; line += 64) __builtin_prefetch(line, 1);
 }
 
 // False when the data pool is empty (realtime): nothing was built or sent.

@@ -18,27 +18,30 @@
 
 namespace rtb::host {
 
-struct QueuePair {
+// The fields a send reads and writes come first, up to cnp_tpl: ten cache lines that the
+// host prefetches before it serves the QP (Host::prefetch_qp); the receive side follows.
+struct alignas(64) QueuePair {
   QueuePair(uint32_t index_, uint32_t qpn_, const QpSpec& spec_, wire::FlowTemplate data,
             wire::FlowTemplate cnp, uint32_t send_times_log2)
       : index(index_), qpn(qpn_), spec(spec_), data_tpl(std::move(data)),
-        cnp_tpl(std::move(cnp)), requester(spec_.requester), send_times(send_times_log2) {}
+        requester(spec_.requester), send_times(send_times_log2), cnp_tpl(std::move(cnp)) {}
 
   uint32_t index;
   uint32_t qpn;
   QpSpec spec;
   wire::FlowTemplate data_tpl;  // data, ACK and NAK frames to the peer QP
-  wire::FlowTemplate cnp_tpl;   // CNPs to the peer QP (np_cnp_dscp / np_cnp_prio)
   Requester requester;
-  Responder responder;
   SendTimes send_times;  // RTT samples; empty unless the algorithm asked for RTT
-  cc::NpQpState np;
 
   // Rate limiter: the algorithm sets the rate (applied by the host's pacer) and window.
   bool cc_started = false;
   Rate rate;
   std::optional<Bytes> window;
   QpCounters counters;
+
+  wire::FlowTemplate cnp_tpl;  // CNPs to the peer QP (np_cnp_dscp / np_cnp_prio)
+  Responder responder;
+  cc::NpQpState np;
 };
 
 // An ACK, NAK or CNP waiting for its NIC latency, then for the wire.

@@ -77,6 +77,10 @@ class Requester {
   // When the next frame's message starts (never if nothing is left to send).
   Time next_start() const;
   FrameDesc next_frame(Time now);
+  // Starts loading the record of the message the next frame belongs to.
+  void prefetch_next_message() const {
+    if (nxt_msg_ < messages_.size()) __builtin_prefetch(&messages_[nxt_msg_]);
+  }
 
   // A cumulative ACK of every PSN up to and including `psn`. Returns the payload bytes it
   // acknowledged for the first time (0 for a stale or duplicate ACK).
