@@ -1,8 +1,12 @@
 #include "testbed/run_json.h"
 
+#include <rte_cycles.h>
 #include <rte_version.h>
 
+#include <optional>
+
 #include "runtime/pool/eal.h"
+#include "runtime/pool/tsc_calibration.h"
 #include "testbed/version.h"
 #include "wire/crc_path.h"
 
@@ -27,6 +31,19 @@ void add_pool_free(nlohmann::ordered_json& pools, PoolFree start, PoolFree end) 
   pools["control_free_at_end"] = end.control;
 }
 
+namespace {
+
+// How long the EAL took to start, the TSC frequency it settled on, and the sleep its
+// calibration got when rocetb shortened it (runtime/pool/tsc_calibration.h), else null.
+nlohmann::ordered_json eal_start_json() {
+  const std::optional<Time> slept = runtime::calibration_sleep();
+  return {{"seconds", runtime::eal_start_seconds()},
+          {"tsc_hz", runtime::eal_running() ? rte_get_tsc_hz() : 0},
+          {"tsc_calibration_sleep_ns", slept ? nlohmann::ordered_json(slept->ns()) : nullptr}};
+}
+
+}  // namespace
+
 nlohmann::ordered_json run_json(const std::string& command_line, double wall, Time simulated,
                                 uint64_t hops, uint64_t polls) {
   nlohmann::ordered_json j;
@@ -36,6 +53,7 @@ nlohmann::ordered_json run_json(const std::string& command_line, double wall, Ti
   j["dpdk_version"] = rte_version();
   j["compiler"] = __VERSION__;
   j["eal_arguments"] = runtime::eal_arguments_used();
+  j["eal_start"] = eal_start_json();
   j["icrc_crc_path"] = wire::crc_path_name(wire::crc_path());  // rte_net_crc's algorithm
   j["wall_seconds"] = wall;
   j["simulated_ns"] = simulated.ns();

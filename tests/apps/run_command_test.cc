@@ -156,11 +156,44 @@ TEST(RunCommand, TheTimeSeriesStreamToDiskInBoundedMemory) {
 
 const std::vector<std::string> kRealtime = {"--set", "run.clock=\"realtime\"", "--set", "realtime.hugepages=\"never\""};
 
+
 std::vector<std::string> realtime_run(const std::string& out, std::vector<std::string> more) {
   std::vector<std::string> a = {"run", "scenarios/default.toml", "--out", out};
   a.insert(a.end(), kRealtime.begin(), kRealtime.end());
   a.insert(a.end(), more.begin(), more.end());
   return a;
+}
+
+// rocetb shortens the EAL's TSC calibration from 100 to 10 ms where the EAL measures the
+// frequency (runtime/pool/tsc_calibration.h); a realtime run's own 100 ms calibration then
+// still agrees with DPDK's figure to its 10 MHz rounding.
+bool cpu_states_no_tsc_frequency() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(cpuinfo, line)) {
+    if (line.rfind("vendor_id", 0) == 0) return line.find("AuthenticAMD") != std::string::npos;
+  }
+  return false;
+}
+
+TEST(RunCommand, TheEalsTscCalibrationSleepsTenMillisecondsAndStillAgrees) {
+  const std::string out = out_dir("eal-start");
+  const auto r = run_rocetb(realtime_run(out, {"--set", "run.duration=20ms"}));
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto run = nlohmann::json::parse(std::ifstream(out + "/run.json"));
+  const auto& eal = run.at("eal_start");
+  EXPECT_GT(eal.at("seconds").get<double>(), 0.0);
+  const double dpdk_hz = eal.at("tsc_hz").get<double>();
+  EXPECT_EQ(dpdk_hz, run.at("clock").at("tsc_hz_dpdk").get<double>());
+  const auto& slept = eal.at("tsc_calibration_sleep_ns");
+  if (cpu_states_no_tsc_frequency()) {
+    ASSERT_FALSE(slept.is_null()) << "an AMD CPU does not state its TSC frequency: the EAL measured it";
+  }
+  if (!slept.is_null()) {
+    EXPECT_EQ(slept.get<double>(), 10e6);
+  }
+  const double own_hz = run.at("clock").at("tsc_hz_calibrated").get<double>();
+  EXPECT_NEAR(dpdk_hz / own_hz, 1.0, 0.01) << "DPDK " << dpdk_hz << " Hz, rocetb's 100 ms " << own_hz;
 }
 
 // The EAL's own lines (getopt's complaint, its log) are summarized in the one-line error;

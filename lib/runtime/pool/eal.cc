@@ -1,6 +1,7 @@
 #include "runtime/pool/eal.h"
 
 #include "runtime/pool/eal_output.h"
+#include "runtime/pool/tsc_calibration.h"
 #include "wire/icrc.h"
 
 #include <rte_eal.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +31,8 @@ std::vector<std::string> g_args;
 std::vector<char*> g_argv;
 
 std::vector<unsigned> g_cpus_before;  // sched_getaffinity before rte_eal_init pinned us
+
+double g_start_seconds = 0;  // wall time of rte_eal_init()
 
 std::string g_runtime_dir;
 bool g_own_runtime_dir = false;  // its --file-prefix is one rocetb made for this process
@@ -139,8 +143,12 @@ Status start_eal(const EalOptions& options) {
   g_cpus_before = affinity();
   rte_errno = 0;
   OutputCapture capture;  // the EAL's own lines: one sentence of them on failure (eal_output.h)
+  const auto started = std::chrono::steady_clock::now();
+  begin_eal_start();  // its TSC calibration sleeps 10 ms in `rocetb` (tsc_calibration.h)
   const int rc = rte_eal_init(static_cast<int>(g_args.size()), g_argv.data());
   const int err = rte_errno;
+  end_eal_start();
+  g_start_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   const std::string said = capture.finish();
   if (rc >= 0 || eal_verbose()) std::fputs(said.c_str(), stderr);
   if (rc < 0) {
@@ -158,6 +166,8 @@ Status start_eal(const EalOptions& options) {
 }
 
 bool eal_running() { return g_state == EalState::kRunning; }
+
+double eal_start_seconds() { return g_start_seconds; }
 
 const std::vector<std::string>& eal_arguments_used() { return g_args; }
 

@@ -23,6 +23,9 @@ Status start_eal(const EalOptions& options);
 
 bool eal_running();
 
+// Wall time rte_eal_init() took in start_eal() (0 before).
+double eal_start_seconds();
+
 // The argument vector the running EAL was started with (empty before start_eal()).
 const std::vector<std::string>& eal_arguments_used();
 

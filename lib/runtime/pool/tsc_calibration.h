@@ -1,0 +1,44 @@
+// The EAL's TSC calibration, shortened from 100 ms to 10 ms.
+//
+// On a CPU that does not state its TSC frequency (AMD's; Intel's without CPUID leaf 0x15
+// and MSR_PLATFORM_INFO) DPDK 22.11's rte_eal_init() measures it: it reads the TSC and
+// CLOCK_MONOTONIC_RAW around a nanosleep() of 100 ms and rounds the quotient to 10 MHz
+// (lib/eal/linux/eal_timer.c, get_tsc_freq()). The quotient divides by the time that
+// really passed, not by the time asked for, so a 10 ms sleep measures the same frequency:
+// to lose a 10 MHz step of a 2 GHz TSC, the two readings would have to be 25 us apart
+// (0.25% of 10 ms) instead of the tens of nanoseconds between adjacent instructions.
+// Every `rocetb` process starts the EAL, a virtual-time run included (its mbuf pools are
+// DPDK mempools), so this is 90 ms off every run; realtime runs calibrate the TSC
+// themselves over 100 ms (realtime/tsc_clock.h) and only compare DPDK's figure.
+//
+// `rocetb` links DPDK statically with `-Wl,--wrap=nanosleep` (apps/meson.build), so the
+// EAL's call reaches __wrap_nanosleep (apps/eal_nanosleep.cc), which asks
+// shorten_calibration_sleep() here. Binaries linking DPDK as a shared library (the test
+// programs) keep the EAL's own 100 ms.
+#pragma once
+
+#include <ctime>
+#include <optional>
+
+#include "core/units.h"
+
+namespace rtb::runtime {
+
+inline constexpr timespec kEalCalibrationSleep{0, 100'000'000};  // get_tsc_freq()'s sleep
+inline constexpr timespec kShortCalibrationSleep{0, 10'000'000};
+
+// What the calling thread should sleep instead of `asked`: kShortCalibrationSleep when
+// it is the EAL's calibration (this thread is inside rte_eal_init() and asked for exactly
+// 100 ms, once), else `asked`. The first shortening is recorded for calibration_sleep().
+timespec calibration_sleep_for(const timespec& asked);
+
+// Brackets rte_eal_init() on the calling thread (start_eal()).
+void begin_eal_start();
+void end_eal_start();
+
+// The sleep the EAL's TSC calibration got in this process when it was shortened; empty
+// when it was not (the EAL read the frequency from the CPU, or this binary does not wrap
+// nanosleep).
+std::optional<Time> calibration_sleep();
+
+}  // namespace rtb::runtime
