@@ -27,10 +27,10 @@ namespace {
 
 // The EAL starts once per process, sized for the first run plus room for later ones
 // (tests run several scenarios in one process). A virtual run's pools populate on demand
-// from memory of their own (runtime/pool/mbuf_pool.h), so DPDK memory holds only each
-// partition's rings and pool headers; 64 MiB of it hold rings for about eight million
-// mbufs. Starting the EAL costs about 35 us per MiB of -m (its page table of 4 KiB
-// segments without hugepages).
+// from memory of their own (runtime/pool/mbuf_pool.h), and so do their rings
+// (runtime/pool/mapped_ring_ops.h): DPDK memory holds only each partition's pool headers.
+// Starting the EAL costs about 35 us per MiB of -m (its page table of 4 KiB segments
+// without hugepages).
 constexpr uint64_t kVirtualEalFloorBytes = 64ull << 20;
 
 // Across MPI ranks on one machine each rank's thread gets a CPU of its own (rank r the

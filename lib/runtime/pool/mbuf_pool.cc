@@ -1,5 +1,7 @@
 #include "runtime/pool/mbuf_pool.h"
 
+#include "runtime/pool/mapped_ring_ops.h"
+
 #include <rte_debug.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
@@ -77,10 +79,11 @@ Expected<rte_mempool*> create_empty(const MbufPoolSpec& s) {
                              "EAL started (start_eal())?", s.name, s.count, s.cache_size,
                              rte_strerror(rte_errno))};
   }
-  if (rte_mempool_set_ops_byname(mp, rte_mbuf_best_mempool_ops(), nullptr) != 0) {
+  // A pool one thread uses keeps its ring out of the DPDK heap (mapped_ring_ops.h).
+  const char* ops = s.populate == Populate::kOnDemand ? mapped_ring_ops_name() : rte_mbuf_best_mempool_ops();
+  if (rte_mempool_set_ops_byname(mp, ops, nullptr) != 0) {
     rte_mempool_free(mp);
-    return Error{fmt::format("mbuf pool '{}': mempool driver '{}' is not available", s.name,
-                             rte_mbuf_best_mempool_ops())};
+    return Error{fmt::format("mbuf pool '{}': mempool driver '{}' is not available", s.name, ops)};
   }
   return mp;
 }

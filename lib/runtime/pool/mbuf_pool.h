@@ -20,8 +20,9 @@
 //    instead of the worst case it was sized for (a switch buffer full of the smallest
 //    frames). Only for a pool that one thread allocates from (virtual time): a new chunk is
 //    written before any of its mbufs is handed out. Its chunks are mapped from the kernel,
-//    not taken from DPDK memory (its mbufs never reach a device), so the EAL's -m needs to
-//    hold only its ring and header (PoolSizes::metadata_bytes());
+//    not taken from DPDK memory (its mbufs never reach a device), and so is its ring
+//    (mapped_ring_ops.h): the EAL's -m needs to hold only its header
+//    (PoolSizes::metadata_bytes());
 //  - peak in-use tracked on every alloc() (exact with cache_size 0, as in virtual mode;
 //    with caches, objects cached by other lcores count as in use). Lcores of a realtime run
 //    share a pool, so the counters are kept per lcore, each written by its lcore only

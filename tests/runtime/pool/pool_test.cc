@@ -2,7 +2,9 @@
 // written once, private-area metadata, exhaustion, peak tracking and the leak check.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <rte_mbuf_pool_ops.h>
 
+#include <algorithm>
 #include <thread>
 #include <vector>
 
@@ -253,6 +255,33 @@ TEST(PoolOnDemand, GrowsBeyondTheEalMemoryWhichHoldsOnlyItsRing) {
   EXPECT_LT(heap_growth, sizes.metadata_bytes());
   free_all(held);
   EXPECT_TRUE(p.check_no_leaks());
+}
+
+// An on-demand pool's ring, sized for every mbuf it may hold, is mapped from the kernel
+// (mapped_ring_ops.h), not taken from the DPDK heap, whose free would zero all of it.
+TEST(PoolOnDemand, ItsRingIsMappedOutsideTheDpdkHeap) {
+  constexpr uint32_t kCount = 2'000'000;  // a ring of 2^21 pointers: 16 MiB
+  rte_malloc_socket_stats before{};
+  ASSERT_EQ(rte_malloc_get_socket_stats(0, &before), 0);
+  auto made = MbufPool::create({.name = "mapped_ring", .count = kCount, .data_room = kRoom2k,
+                                .on_empty = OnEmpty::kCount, .populate = Populate::kOnDemand});
+  ASSERT_TRUE(made) << made.error().message;
+  MbufPool& p = made.value();
+  rte_malloc_socket_stats after{};
+  ASSERT_EQ(rte_malloc_get_socket_stats(0, &after), 0);
+  EXPECT_LT(after.heap_allocsz_bytes - before.heap_allocsz_bytes, uint64_t{4} << 20);
+  EXPECT_STREQ(rte_mempool_get_ops(p.mempool()->ops_index)->name, "rtb_mapped_ring_sp_sc");
+  std::vector<rte_mbuf*> held;
+  for (uint32_t k = 0; k < 10'000; ++k) held.push_back(p.alloc());  // beyond the first chunk
+  EXPECT_EQ(std::count(held.begin(), held.end(), nullptr), 0);
+  free_all(held);
+  EXPECT_TRUE(p.check_no_leaks());
+
+  auto upfront = MbufPool::create({.name = "heap_ring", .count = 1000, .data_room = kRoom2k,
+                                   .on_empty = OnEmpty::kCount, .populate = Populate::kUpFront});
+  ASSERT_TRUE(upfront) << upfront.error().message;
+  EXPECT_STREQ(rte_mempool_get_ops(upfront.value().mempool()->ops_index)->name, rte_mbuf_best_mempool_ops())
+      << "a pool lcores share keeps DPDK's ring driver";
 }
 
 TEST(PoolOnDemand, ASmallPoolIsWrittenWholeAndAPoolSetPassesTheChoiceOn) {
