@@ -12,7 +12,9 @@ namespace {
 
 rte_ring* ring_of(const rte_mempool* mp) { return static_cast<rte_ring*>(mp->pool_data); }
 
-// A ring of the next power of two above the pool's size, as the ring driver makes it.
+// A ring of the next power of two above the pool's size, as the ring driver makes it;
+// multi-producer and multi-consumer like DPDK's default "ring_mp_mc": one thread
+// allocates, but frames that cross to other partitions' threads are freed there.
 int mapped_alloc(rte_mempool* mp) {
   const unsigned count = rte_align32pow2(mp->size + 1);
   const ssize_t bytes = rte_ring_get_memsize(count);
@@ -21,7 +23,7 @@ int mapped_alloc(rte_mempool* mp) {
                    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (mem == MAP_FAILED) return -ENOMEM;
   auto* ring = static_cast<rte_ring*>(mem);
-  if (const int rc = rte_ring_init(ring, mp->name, count, RING_F_SP_ENQ | RING_F_SC_DEQ); rc != 0) {
+  if (const int rc = rte_ring_init(ring, mp->name, count, 0); rc != 0) {
     munmap(mem, static_cast<size_t>(bytes));
     return rc;
   }
@@ -35,17 +37,17 @@ void mapped_free(rte_mempool* mp) {
 }
 
 int mapped_enqueue(rte_mempool* mp, void* const* objs, unsigned n) {
-  return rte_ring_sp_enqueue_bulk(ring_of(mp), objs, n, nullptr) == 0 ? -ENOBUFS : 0;
+  return rte_ring_mp_enqueue_bulk(ring_of(mp), objs, n, nullptr) == 0 ? -ENOBUFS : 0;
 }
 
 int mapped_dequeue(rte_mempool* mp, void** objs, unsigned n) {
-  return rte_ring_sc_dequeue_bulk(ring_of(mp), objs, n, nullptr) == 0 ? -ENOBUFS : 0;
+  return rte_ring_mc_dequeue_bulk(ring_of(mp), objs, n, nullptr) == 0 ? -ENOBUFS : 0;
 }
 
 unsigned mapped_count(const rte_mempool* mp) { return rte_ring_count(ring_of(mp)); }
 
 rte_mempool_ops rtb_mapped_ring_ops = {
-    .name = "rtb_mapped_ring_sp_sc",
+    .name = "rtb_mapped_ring_mp_mc",
     .alloc = mapped_alloc,
     .free = mapped_free,
     .enqueue = mapped_enqueue,

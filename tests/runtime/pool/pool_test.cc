@@ -270,7 +270,7 @@ TEST(PoolOnDemand, ItsRingIsMappedOutsideTheDpdkHeap) {
   rte_malloc_socket_stats after{};
   ASSERT_EQ(rte_malloc_get_socket_stats(0, &after), 0);
   EXPECT_LT(after.heap_allocsz_bytes - before.heap_allocsz_bytes, uint64_t{4} << 20);
-  EXPECT_STREQ(rte_mempool_get_ops(p.mempool()->ops_index)->name, "rtb_mapped_ring_sp_sc");
+  EXPECT_STREQ(rte_mempool_get_ops(p.mempool()->ops_index)->name, "rtb_mapped_ring_mp_mc");
   std::vector<rte_mbuf*> held;
   for (uint32_t k = 0; k < 10'000; ++k) held.push_back(p.alloc());  // beyond the first chunk
   EXPECT_EQ(std::count(held.begin(), held.end(), nullptr), 0);
