@@ -18,7 +18,8 @@
 #include <utility>
 #include <vector>
 
-#include "cc_algos/pacer/huge_page_allocator.h"
+#include "core/huge_page_allocator.h"
+
 
 namespace rtb::cc {
 

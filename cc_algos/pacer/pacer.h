@@ -46,9 +46,9 @@
 #include <vector>
 
 #include "cc_algos/pacer/chunk_lists.h"
-#include "cc_algos/pacer/huge_page_allocator.h"
 #include "cc_algos/pacer/slot_bitmap.h"
 #include "core/error.h"
+#include "core/huge_page_allocator.h"
 #include "core/units.h"
 
 namespace rtb::cc {
