@@ -130,8 +130,10 @@ Expected<MbufPool> MbufPool::create(const MbufPoolSpec& spec) {
 // `count` more objects, not yet mbufs (initialise_from()), in memory mapped from the
 // kernel rather than taken from the DPDK heap: an on-demand pool's mbufs never meet a
 // device (one thread, virtual time), so they need no DPDK memory, and the EAL's -m, whose
-// start-up cost grows with its size, holds only the pools' rings and headers
-// (PoolSizes::metadata_bytes()). The pages are written as initialise_from() reaches them.
+// start-up cost grows with its size, holds only the pools' headers
+// (PoolSizes::metadata_bytes()). The pages are written as initialise_from() reaches them,
+// on transparent huge pages where the kernel offers them: one fault per 2 MiB instead of
+// 512, each of which costs microseconds in a virtual machine, and fewer TLB misses.
 Status MbufPool::populate_chunk(uint32_t count) {
   size_t min_chunk = 0;
   size_t align = 0;
@@ -150,6 +152,7 @@ Status MbufPool::populate_chunk(uint32_t count) {
                              "exhausted; lower the buffers the pool is sized from",
                              name_, count, mp_->populated_size, (bytes >> 20) + 1, std::strerror(errno))};
   }
+  madvise(mem, static_cast<size_t>(bytes), MADV_HUGEPAGE);  // advice: ordinary pages without THP
   const int n = rte_mempool_populate_iova(mp_, static_cast<char*>(mem), RTE_BAD_IOVA,
                                           static_cast<size_t>(bytes), unmap_chunk, nullptr);
   if (n <= 0) {
