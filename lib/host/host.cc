@@ -132,8 +132,7 @@ Expected<uint32_t> Host::add_qp(const QpSpec& spec) {
   if (!cnp) return Error{fmt::format("host {}: QP {}: {}", name(), index, cnp.error().message)};
   const uint32_t send_times = cc_.algorithm().needs(cc::Feedback::kRtt) ? kSendTimesLog2 : 0;
   ring_place_.push_back(RingPlace{static_cast<uint8_t>(spec.port), spec.priority, false});
-  qps_.push_back(std::make_unique<QueuePair>(index, qpn, spec, std::move(data).value(),
-                                             std::move(cnp).value(), send_times));
+  qps_.emplace_back(index, qpn, spec, std::move(data).value(), std::move(cnp).value(), send_times);
   return index;
 }
 
@@ -161,7 +160,7 @@ Status Host::use_int(const QpSpec& spec, uint32_t index) {
 }
 
 void Host::post(uint32_t qp, uint64_t bytes, Time start) {
-  qps_[qp]->requester.post(bytes, start);
+  qps_[qp].requester.post(bytes, start);
   const Time pending = timers_.deadline(qp * kTimerKinds + kStart);
   if (!ring_place_[qp].in_ring && start < pending) timers_.set(qp * kTimerKinds + kStart, start);
 }
@@ -229,7 +228,7 @@ void Host::fire_timers(Time now) {
   const auto to_port = [this, now](ControlQueue& q) {
     while (!q.empty() && q.front().ready <= now) {
       const ControlItem& item = q.front();
-      const QueuePair& qp = *qps_[item.qp];
+      const QueuePair& qp = qps_[item.qp];
       const uint8_t prio = item.kind == ControlItem::Kind::kCnp ? np_.cnp_pcp() : qp.spec.priority;
       ports_[qp.spec.port]->control.push(prio, item);
       q.pop();
@@ -238,7 +237,7 @@ void Host::fire_timers(Time now) {
   to_port(delayed_acks_);
   to_port(delayed_cnps_);
   while (!delayed_reactions_.empty() && delayed_reactions_.front().ready <= now) {
-    on_cnp_reaction(*qps_[delayed_reactions_.front().qp], now);
+    on_cnp_reaction(qps_[delayed_reactions_.front().qp], now);
     delayed_reactions_.pop();
   }
   // The pacer releases nothing before its deadline unless this poll changed it.
@@ -251,7 +250,7 @@ void Host::fire_timers(Time now) {
   if (n != 0) to_rings(n);
   uint32_t id;
   while (timers_.pop_due(now, id)) {
-    QueuePair& qp = *qps_[id / kTimerKinds];
+    QueuePair& qp = qps_[id / kTimerKinds];
     switch (id % kTimerKinds) {
       case kCcTimer:
         apply(qp, cc_.on_timer(flows_.state(qp.index), now), now, "on_timer");

@@ -54,7 +54,7 @@ QueuePair* Host::lookup(uint32_t dest_qpn) {
     ++counters_.rx_unknown_qp;
     return nullptr;
   }
-  return qps_[index].get();
+  return &qps_[index];
 }
 
 void Host::on_frame(const uint8_t* data, const wire::ParsedFrame& f, uint32_t port, Time now) {

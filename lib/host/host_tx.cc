@@ -50,7 +50,7 @@ bool Host::send_control(Port& port, Time now) {
       return false;
     }
     const ControlItem item = port.control.pop(p);
-    const QueuePair& qp = *qps_[item.qp];
+    const QueuePair& qp = qps_[item.qp];
     if (item.kind == ControlItem::Kind::kCnp) {
       built(wire::build_cnp_mbuf(qp.cnp_tpl, wire::CnpFields{}, m), "CNP");
     } else {
@@ -111,7 +111,7 @@ bool Host::send_data(Port& port, Time now) {
       }
     }
     if (chosen < 0) return false;
-    QueuePair& qp = *qps_[port.ring.pop(static_cast<uint8_t>(chosen))];
+    QueuePair& qp = qps_[port.ring.pop(static_cast<uint8_t>(chosen))];
     prefetch_ahead(port.ring.fifo[chosen]);
     ring_place_[qp.index].in_ring = false;
     if (!qp.requester.has_frame(now) ||
@@ -141,7 +141,7 @@ void Host::prefetch_ahead(const Fifo<uint32_t>& ring) const {
   const uint32_t ready = ring.size();
   if (ready > 2) prefetch_records(ring.at(2));
   if (ready > 1) prefetch_qp(ring.at(1));
-  if (ready > 0) qps_[ring.front()]->requester.prefetch_next_message();
+  if (ready > 0) qps_[ring.front()].requester.prefetch_next_message();
 }
 
 void Host::prefetch_records(uint32_t qp_index) const {
@@ -154,7 +154,7 @@ void Host::prefetch_records(uint32_t qp_index) const {
 
 // The fields a send touches lead the QueuePair (queue_pair.h), cache-line aligned.
 void Host::prefetch_qp(uint32_t qp_index) const {
-  const QueuePair& qp = *qps_[qp_index];
+  const QueuePair& qp = qps_[qp_index];
   const auto* first = reinterpret_cast<const char*>(&qp);
   const auto* end = reinterpret_cast<const char*>(&qp.cnp_tpl);
   for (const char* line = first; line < end; line += 64) __builtin_prefetch(line, 1);
