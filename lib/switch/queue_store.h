@@ -1,10 +1,14 @@
 // The frames waiting in the switch's egress queues: FIFO lists threaded through one array
 // of slots sized at start (one slot per buffer cell, since every queued frame holds at
-// least one cell), so nothing is allocated per frame.
+// least one cell), so nothing is allocated per frame. The slots of a deep buffer (a
+// 32 MiB one has hundreds of thousands) lie on huge pages: one page fault per 2 MiB when
+// they are written at start, and fewer TLB misses on frames deep in a queue.
 #pragma once
 
 #include <cstdint>
 #include <vector>
+
+#include "core/huge_page_allocator.h"
 
 struct rte_mbuf;
 
@@ -39,8 +43,8 @@ class QueueStore {
     uint32_t head = kNil, tail = kNil, frames = 0;
     uint64_t bytes = 0, watermark = 0;
   };
-  std::vector<QueuedFrame> slots_;
-  std::vector<uint32_t> next_;
+  std::vector<QueuedFrame, HugePageAllocator<QueuedFrame>> slots_;
+  std::vector<uint32_t, HugePageAllocator<uint32_t>> next_;
   std::vector<Fifo> queues_;
   uint32_t free_ = kNil;
 };
