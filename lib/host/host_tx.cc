@@ -133,10 +133,11 @@ bool Host::send_data(Port& port, Time now) {
 
 // The arbiter serves a priority's ready QPs in turn, so the next ones are known a few frames
 // ahead. Thousands of QPs' state does not stay in cache, and a miss on each of them costs
-// more than building the frame; each step below reads what the one before loaded, so they
-// run a frame apart: the records found by the QP's index three QPs ahead (its pointer, its
-// algorithm's state, its pacer record, its timers), the QP's own send fields two ahead, and
-// the record of its current message next.
+// more than building the frame. The loads run a frame apart, so that no frame asks for
+// all of them at once and the last one can read what an earlier one loaded: three QPs
+// ahead, the records its index finds outside the QP (its algorithm's state, its pacer
+// record, its timers); two ahead, the QP's send fields; one ahead, the record of its
+// current message, found through the QP.
 void Host::prefetch_ahead(const Fifo<uint32_t>& ring) const {
   const uint32_t ready = ring.size();
   if (ready > 2) prefetch_records(ring.at(2));
@@ -145,7 +146,6 @@ void Host::prefetch_ahead(const Fifo<uint32_t>& ring) const {
 }
 
 void Host::prefetch_records(uint32_t qp_index) const {
-  __builtin_prefetch(&qps_[qp_index]);
   __builtin_prefetch(flows_.state(qp_index), 1);
   pacer_.prefetch(qp_index);
   timers_.prefetch(qp_index * kTimerKinds);  // the RTO and CC timers a send compares
