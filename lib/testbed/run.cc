@@ -27,8 +27,9 @@ namespace {
 
 // The EAL starts once per process, sized for the first run plus room for later ones
 // (tests run several scenarios in one process). A virtual run's pools populate on demand
-// from memory of their own (runtime/pool/mbuf_pool.h), and so do their rings
-// (runtime/pool/mapped_ring_ops.h): DPDK memory holds only each partition's pool headers.
+// from memory of their own (runtime/pool/mbuf_pool.h), so DPDK memory holds only each
+// partition's rings (not even those with one partition: runtime/pool/mapped_ring_ops.h)
+// and pool headers; 64 MiB of it hold rings for about eight million mbufs.
 // Starting the EAL costs about 35 us per MiB of -m (its page table of 4 KiB segments
 // without hugepages).
 constexpr uint64_t kVirtualEalFloorBytes = 64ull << 20;
@@ -164,7 +165,8 @@ Expected<std::vector<runtime::PoolSet>> make_pools(const runtime::PoolSizes& siz
     // thread allocates from each, so they are written as the run needs mbufs, not up front.
     auto set = runtime::PoolSet::create(sizes, &wire::payload_byte,
                                         partitions == 1 ? fmt::format("run{}", run) : fmt::format("run{}p{}", run, p),
-                                        runtime::OnEmpty::kFatal, runtime::Populate::kOnDemand);
+                                        runtime::OnEmpty::kFatal, runtime::Populate::kOnDemand,
+                                        /*one_thread=*/partitions == 1);
     if (!set) return Error{set.error().message};
     pools.push_back(std::move(set).value());
   }

@@ -1,6 +1,6 @@
-// A mempool driver for the pools of virtual time (Populate::kOnDemand): DPDK's default
-// "ring_mp_mc" (drivers/mempool/ring), with the ring in memory mapped from the kernel
-// instead of a memzone of the DPDK heap.
+// A mempool driver for the pools of a one-thread virtual run (Populate::kOnDemand,
+// MbufPoolSpec::one_thread): DPDK's default "ring_mp_mc" (drivers/mempool/ring), with the
+// ring in memory mapped from the kernel instead of a memzone of the DPDK heap.
 //
 // Why: a pool's ring is sized for every mbuf the pool may ever hold (the worst case;
 // 4 MiB for half a million), but the run writes only the part its mbufs reach. Freed

@@ -80,7 +80,8 @@ Expected<rte_mempool*> create_empty(const MbufPoolSpec& s) {
                              rte_strerror(rte_errno))};
   }
   // A pool one thread uses keeps its ring out of the DPDK heap (mapped_ring_ops.h).
-  const char* ops = s.populate == Populate::kOnDemand ? mapped_ring_ops_name() : rte_mbuf_best_mempool_ops();
+  const bool mapped = s.populate == Populate::kOnDemand && s.one_thread;
+  const char* ops = mapped ? mapped_ring_ops_name() : rte_mbuf_best_mempool_ops();
   if (rte_mempool_set_ops_byname(mp, ops, nullptr) != 0) {
     rte_mempool_free(mp);
     return Error{fmt::format("mbuf pool '{}': mempool driver '{}' is not available", s.name, ops)};
@@ -130,7 +131,7 @@ Expected<MbufPool> MbufPool::create(const MbufPoolSpec& spec) {
 // `count` more objects, not yet mbufs (initialise_from()), in memory mapped from the
 // kernel rather than taken from the DPDK heap: an on-demand pool's mbufs never meet a
 // device (one thread, virtual time), so they need no DPDK memory, and the EAL's -m, whose
-// start-up cost grows with its size, holds only the pools' headers
+// start-up cost grows with its size, holds only the pools' rings and headers
 // (PoolSizes::metadata_bytes()). The pages are written as initialise_from() reaches them,
 // on transparent huge pages where the kernel offers them: one fault per 2 MiB instead of
 // 512, each of which costs microseconds in a virtual machine, and fewer TLB misses.

@@ -20,9 +20,9 @@
 //    instead of the worst case it was sized for (a switch buffer full of the smallest
 //    frames). Only for a pool that one thread allocates from (virtual time): a new chunk is
 //    written before any of its mbufs is handed out. Its chunks are mapped from the kernel,
-//    not taken from DPDK memory (its mbufs never reach a device), and so is its ring
-//    (mapped_ring_ops.h): the EAL's -m needs to hold only its header
-//    (PoolSizes::metadata_bytes());
+//    not taken from DPDK memory (its mbufs never reach a device), and so is the ring of
+//    a one-thread pool (mapped_ring_ops.h): the EAL's -m needs to hold at most its ring
+//    and header (PoolSizes::metadata_bytes());
 //  - peak in-use tracked on every alloc() (exact with cache_size 0, as in virtual mode;
 //    with caches, objects cached by other lcores count as in use). Lcores of a realtime run
 //    share a pool, so the counters are kept per lcore, each written by its lcore only
@@ -75,6 +75,12 @@ struct MbufPoolSpec {
   bool iova_contiguous = false;      // true drops NO_IOVA_CONTIG (only to measure the cost)
   OnEmpty on_empty = OnEmpty::kFatal;
   Populate populate = Populate::kUpFront;
+  // Every allocation and every free on one thread (a virtual run of one partition): an
+  // on-demand pool's ring is then mapped from the kernel (mapped_ring_ops.h). Otherwise it
+  // is DPDK's own ring driver, which runs inside DPDK: frames freed on another partition's
+  // thread are handed over by its atomics, out of ThreadSanitizer's sight (like the
+  // realtime rings: lib/core/race_detector.h).
+  bool one_thread = false;
   // The end of exhaustion_message(): how this pool was sized and which setting gives it
   // more mbufs (for a scenario run: the run.*_mbufs key). Empty: a generic hint.
   std::string resize_hint;

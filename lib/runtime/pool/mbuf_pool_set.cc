@@ -18,7 +18,7 @@ uint32_t fitting_cache(uint32_t cache, uint32_t count) {
 
 Expected<PoolSet> PoolSet::create(const PoolSizes& sizes, PayloadPattern data_pattern,
                                   const std::string& prefix, OnEmpty on_empty,
-                                  Populate populate) {
+                                  Populate populate, bool one_thread) {
   auto data = MbufPool::create({.name = prefix + "_data",
                                 .count = sizes.data_count,
                                 .data_room = sizes.data_room,
@@ -26,6 +26,7 @@ Expected<PoolSet> PoolSet::create(const PoolSizes& sizes, PayloadPattern data_pa
                                 .pattern = data_pattern,
                                 .on_empty = on_empty,
                                 .populate = populate,
+                                .one_thread = one_thread,
                                 .resize_hint = sizes.data_resize_hint});
   if (!data) return data.error();
   auto control = MbufPool::create({.name = prefix + "_ctrl",
@@ -35,6 +36,7 @@ Expected<PoolSet> PoolSet::create(const PoolSizes& sizes, PayloadPattern data_pa
                                    .pattern = nullptr,
                                    .on_empty = on_empty,
                                    .populate = populate,
+                                   .one_thread = one_thread,
                                    .resize_hint = sizes.control_resize_hint});
   if (!control) return control.error();
   return PoolSet(std::move(data).value(), std::move(control).value());

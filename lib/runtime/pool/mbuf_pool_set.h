@@ -22,11 +22,12 @@ class PoolSet {
  public:
   // Pools "<prefix>_data" (payload pattern) and "<prefix>_ctrl" (zero-filled), both
   // with `on_empty` and `populate` (the run's clock decides them: README.md beside this
-  // file).
+  // file) and `one_thread` (MbufPoolSpec).
   static Expected<PoolSet> create(const PoolSizes& sizes, PayloadPattern data_pattern,
                                   const std::string& prefix = "rtb",
                                   OnEmpty on_empty = OnEmpty::kFatal,
-                                  Populate populate = Populate::kUpFront);
+                                  Populate populate = Populate::kUpFront,
+                                  bool one_thread = false);
 
   MbufPool& data() { return data_; }
   MbufPool& control() { return control_; }

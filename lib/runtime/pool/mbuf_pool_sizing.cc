@@ -74,11 +74,12 @@ uint64_t mbuf_footprint_bytes(uint16_t room) {
 
 uint64_t PoolSizes::memory_bytes() const {
   return uint64_t{data_count} * mbuf_footprint_bytes(data_room) +
-         uint64_t{control_count} * mbuf_footprint_bytes(control_room) + ring_bytes(data_count) +
-         ring_bytes(control_count) + metadata_bytes();
+         uint64_t{control_count} * mbuf_footprint_bytes(control_room) + metadata_bytes();
 }
 
-uint64_t PoolSizes::metadata_bytes() const { return 2 * kPoolOverheadBytes; }
+uint64_t PoolSizes::metadata_bytes() const {
+  return ring_bytes(data_count) + ring_bytes(control_count) + 2 * kPoolOverheadBytes;
+}
 
 Expected<PoolSizes> size_pools(const PoolConfig& c) {
   if (Status s = check_frames(c.smallest_data_frame_bytes, c.largest_data_frame_bytes, "data");

@@ -45,9 +45,9 @@ struct PoolSizes {
 
   // Upper estimate of the memory both pools take (objects, rings, caches), for EAL -m.
   uint64_t memory_bytes() const;
-  // The part of it that stays in DPDK memory when the pools populate on demand (headers,
-  // caches): their objects and rings are mapped from the kernel (mbuf_pool.h,
-  // mapped_ring_ops.h).
+  // The part of it that stays in DPDK memory when the pools populate on demand (rings,
+  // headers, caches): their objects are mapped from the kernel (mbuf_pool.h); so are the
+  // rings of a one-thread run (mapped_ring_ops.h), for which this over-reserves.
   uint64_t metadata_bytes() const;
 };
 

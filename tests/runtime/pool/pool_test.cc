@@ -264,7 +264,8 @@ TEST(PoolOnDemand, ItsRingIsMappedOutsideTheDpdkHeap) {
   rte_malloc_socket_stats before{};
   ASSERT_EQ(rte_malloc_get_socket_stats(0, &before), 0);
   auto made = MbufPool::create({.name = "mapped_ring", .count = kCount, .data_room = kRoom2k,
-                                .on_empty = OnEmpty::kCount, .populate = Populate::kOnDemand});
+                                .on_empty = OnEmpty::kCount, .populate = Populate::kOnDemand,
+                                .one_thread = true});
   ASSERT_TRUE(made) << made.error().message;
   MbufPool& p = made.value();
   rte_malloc_socket_stats after{};
@@ -282,6 +283,11 @@ TEST(PoolOnDemand, ItsRingIsMappedOutsideTheDpdkHeap) {
   ASSERT_TRUE(upfront) << upfront.error().message;
   EXPECT_STREQ(rte_mempool_get_ops(upfront.value().mempool()->ops_index)->name, rte_mbuf_best_mempool_ops())
       << "a pool lcores share keeps DPDK's ring driver";
+  auto shared = MbufPool::create({.name = "shared_ring", .count = 1000, .data_room = kRoom2k,
+                                  .on_empty = OnEmpty::kCount, .populate = Populate::kOnDemand});
+  ASSERT_TRUE(shared) << shared.error().message;
+  EXPECT_STREQ(rte_mempool_get_ops(shared.value().mempool()->ops_index)->name, rte_mbuf_best_mempool_ops())
+      << "so does a partition's pool, which other partitions' threads free into";
 }
 
 TEST(PoolOnDemand, ASmallPoolIsWrittenWholeAndAPoolSetPassesTheChoiceOn) {
