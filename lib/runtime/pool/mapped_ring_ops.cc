@@ -13,8 +13,8 @@ namespace {
 rte_ring* ring_of(const rte_mempool* mp) { return static_cast<rte_ring*>(mp->pool_data); }
 
 // A ring of the next power of two above the pool's size, as the ring driver makes it;
-// multi-producer and multi-consumer like DPDK's default "ring_mp_mc": one thread
-// allocates, but frames that cross to other partitions' threads are freed there.
+// multi-producer and multi-consumer like DPDK's default "ring_mp_mc", so a pool misused
+// from a second thread stays correct (MbufPoolSpec::one_thread says who may use it).
 int mapped_alloc(rte_mempool* mp) {
   const unsigned count = rte_align32pow2(mp->size + 1);
   const ssize_t bytes = rte_ring_get_memsize(count);

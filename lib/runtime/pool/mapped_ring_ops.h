@@ -7,7 +7,7 @@
 // through the DPDK heap, the whole memzone is zeroed (malloc_elem_free keeps the heap's
 // memory zeroed for rte_zmalloc), which first faults in every page the run never touched:
 // about 20 ms at the end of each run of the HPCC simulator's 8:1 incast. munmap() returns
-// the pages without touching them, and the EAL's -m no longer has to hold the rings.
+// the pages without touching them.
 #pragma once
 
 namespace rtb::runtime {
