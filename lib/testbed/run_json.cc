@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "runtime/pool/eal.h"
+#include "runtime/pool/eal_topology_probe.h"
 #include "runtime/pool/tsc_calibration.h"
 #include "testbed/version.h"
 #include "wire/crc_path.h"
@@ -33,13 +34,15 @@ void add_pool_free(nlohmann::ordered_json& pools, PoolFree start, PoolFree end) 
 
 namespace {
 
-// How long the EAL took to start, the TSC frequency it settled on, and the sleep its
-// calibration got when rocetb shortened it (runtime/pool/tsc_calibration.h), else null.
+// How long the EAL took to start, the TSC frequency it settled on, the sleep its
+// calibration got when rocetb shortened it (runtime/pool/tsc_calibration.h), else null, and
+// how many of its CPU topology probes rocetb answered (runtime/pool/eal_topology_probe.h).
 nlohmann::ordered_json eal_start_json() {
   const std::optional<Time> slept = runtime::calibration_sleep();
   return {{"seconds", runtime::eal_start_seconds()},
           {"tsc_hz", runtime::eal_running() ? rte_get_tsc_hz() : 0},
-          {"tsc_calibration_sleep_ns", slept ? nlohmann::ordered_json(slept->ns()) : nullptr}};
+          {"tsc_calibration_sleep_ns", slept ? nlohmann::ordered_json(slept->ns()) : nullptr},
+          {"topology_probes_answered", runtime::eal_topology_probes_answered()}};
 }
 
 }  // namespace

@@ -3,8 +3,7 @@
 namespace rtb::runtime {
 namespace {
 
-thread_local bool t_in_eal_start = false;
-thread_local bool t_shortened = false;  // one calibration per rte_eal_init()
+thread_local uint32_t t_shortened_in = 0;  // the EAL start it was shortened in: once each
 std::optional<Time> g_slept;             // written by the EAL-starting thread only
 
 bool equal(const timespec& a, const timespec& b) {
@@ -14,18 +13,14 @@ bool equal(const timespec& a, const timespec& b) {
 }  // namespace
 
 timespec calibration_sleep_for(const timespec& asked) {
-  if (!t_in_eal_start || t_shortened || !equal(asked, kEalCalibrationSleep)) return asked;
-  t_shortened = true;
+  if (!inside_eal_start() || t_shortened_in == eal_starts_begun() ||
+      !equal(asked, kEalCalibrationSleep)) {
+    return asked;
+  }
+  t_shortened_in = eal_starts_begun();
   g_slept = Time::ns(static_cast<uint64_t>(kShortCalibrationSleep.tv_nsec));
   return kShortCalibrationSleep;
 }
-
-void begin_eal_start() {
-  t_in_eal_start = true;
-  t_shortened = false;
-}
-
-void end_eal_start() { t_in_eal_start = false; }
 
 std::optional<Time> calibration_sleep() { return g_slept; }
 

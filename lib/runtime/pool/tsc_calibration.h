@@ -21,6 +21,7 @@
 #include <optional>
 
 #include "core/units.h"
+#include "runtime/pool/eal_start_window.h"
 
 namespace rtb::runtime {
 
@@ -28,13 +29,10 @@ inline constexpr timespec kEalCalibrationSleep{0, 100'000'000};  // get_tsc_freq
 inline constexpr timespec kShortCalibrationSleep{0, 10'000'000};
 
 // What the calling thread should sleep instead of `asked`: kShortCalibrationSleep when
-// it is the EAL's calibration (this thread is inside rte_eal_init() and asked for exactly
-// 100 ms, once), else `asked`. The first shortening is recorded for calibration_sleep().
+// it is the EAL's calibration (this thread is inside rte_eal_init(), eal_start_window.h,
+// and asked for exactly 100 ms, once), else `asked`. The first shortening is recorded for
+// calibration_sleep().
 timespec calibration_sleep_for(const timespec& asked);
-
-// Brackets rte_eal_init() on the calling thread (start_eal()).
-void begin_eal_start();
-void end_eal_start();
 
 // The sleep the EAL's TSC calibration got in this process when it was shortened; empty
 // when it was not (the EAL read the frequency from the CPU, or this binary does not wrap
