@@ -12,6 +12,7 @@
 #include <sys/mman.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <new>
@@ -27,7 +28,11 @@ struct HugePageAllocator {
   template <class U>
   HugePageAllocator(const HugePageAllocator<U>&) {}  // NOLINT: rebinding converts implicitly
 
+  // No larger than an object may be (rounded up to a whole huge page).
+  static constexpr size_t max_size() { return (PTRDIFF_MAX - kHuge) / sizeof(T); }
+
   T* allocate(size_t n) {
+    if (n > max_size()) throw std::bad_array_new_length();
     const size_t bytes = n * sizeof(T);
     if (bytes < kHuge) return std::allocator<T>().allocate(n);
     const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;

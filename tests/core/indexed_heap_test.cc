@@ -46,14 +46,13 @@ TEST(IndexedMinHeap, SettingAnArmedIdMovesItAndNeverDisarms) {
 // deadline(id) is kept apart from the heap: after any mix of arming, re-arming at the same
 // or another time, disarming and popping, it must still equal what the heap pops, and the
 // heap must pop exactly the reference's due ids in (time, id) order.
-TEST(IndexedMinHeap, DeadlinesStayEqualToTheHeapOverRandomOperations) {
-  constexpr uint32_t kIds = 64;
-  IndexedMinHeap h(kIds);
+void check_against_reference(uint32_t ids, int steps, uint64_t horizon_ns) {
+  IndexedMinHeap h(ids);
   std::map<uint32_t, Time> armed;  // the reference
   Rng rng(5, 6);
   Time now = Time::zero();
-  for (int step = 0; step < 20'000; ++step) {
-    const auto id = static_cast<uint32_t>(rng.uniform_int(kIds));
+  for (int step = 0; step < steps; ++step) {
+    const auto id = static_cast<uint32_t>(rng.uniform_int(ids));
     const uint64_t op = rng.uniform_int(4);
     if (op == 0) {
       h.cancel(id);
@@ -61,11 +60,11 @@ TEST(IndexedMinHeap, DeadlinesStayEqualToTheHeapOverRandomOperations) {
     } else if (op == 1 && armed.count(id)) {
       h.set(id, armed[id]);  // re-armed at the same time: nothing moves
     } else if (op < 3) {
-      const Time at = now + Time::ns(rng.uniform_int(50));
+      const Time at = now + Time::ns(rng.uniform_int(horizon_ns));
       h.set(id, at);
       armed[id] = at;
     } else {
-      now = now + Time::ns(rng.uniform_int(10));
+      now = now + Time::ns(rng.uniform_int(horizon_ns / 5));
       std::vector<std::pair<Time, uint32_t>> due;
       for (const auto& [i, at] : armed) {
         if (at <= now) due.push_back({at, i});
@@ -78,11 +77,22 @@ TEST(IndexedMinHeap, DeadlinesStayEqualToTheHeapOverRandomOperations) {
       }
       ASSERT_EQ(drain(h, now), expected) << "step " << step;
     }
-    for (uint32_t i = 0; i < kIds; ++i) {
-      ASSERT_EQ(h.deadline(i), armed.count(i) ? armed[i] : Time::never()) << "step " << step << " id " << i;
-    }
+    ASSERT_EQ(h.deadline(id), armed.count(id) ? armed[id] : Time::never()) << "step " << step;
     ASSERT_EQ(h.size(), armed.size());
   }
+  for (uint32_t i = 0; i < ids; ++i) {
+    ASSERT_EQ(h.deadline(i), armed.count(i) ? armed[i] : Time::never()) << "id " << i;
+  }
+}
+
+TEST(IndexedMinHeap, DeadlinesStayEqualToTheHeapOverRandomOperations) {
+  check_against_reference(64, 20'000, 50);
+}
+
+// Thousands of armed ids: a heap five and more levels deep, with every fill of its last
+// group of siblings, moved up and down from every depth.
+TEST(IndexedMinHeap, ADeepHeapPopsWhatTheReferenceDoes) {
+  check_against_reference(5'000, 200'000, 2'000);
 }
 
 }  // namespace
