@@ -5,6 +5,7 @@
 #include <cerrno>
 #include <filesystem>
 #include <set>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -39,25 +40,36 @@ std::optional<uint32_t> numbered(std::string_view name, std::string_view prefix)
 }
 
 struct Topology {
+  bool listed = false;  // false: sysfs could not be read whole, and nothing is answered
   std::set<uint32_t> cpus_with_core_id;
   std::set<std::pair<uint32_t, uint32_t>> node_cpus;  // (node, cpu)
 };
 
-// Listed with std::filesystem (stat and readdir, never access(), which would come back here).
+// The numbered entries `prefix`N of a directory.
+std::set<uint32_t> numbered_entries(const fs::path& dir, std::string_view prefix) {
+  std::set<uint32_t> out;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    if (const auto n = numbered(e.path().filename().native(), prefix)) out.insert(*n);
+  }
+  return out;
+}
+
+// Listed with std::filesystem (stat and readdir, never access(), which would come back
+// here). Any error leaves the listing incomplete: the probes then go to the kernel.
 Topology list_topology() {
   Topology t;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(kCpuDir, ec)) {
-    const auto cpu = numbered(e.path().filename().native(), "cpu");
-    if (cpu && fs::exists(e.path() / "topology" / "core_id", ec)) t.cpus_with_core_id.insert(*cpu);
-  }
-  for (const auto& node_dir : fs::directory_iterator(kNodeDir, ec)) {
-    const auto node = numbered(node_dir.path().filename().native(), "node");
-    if (!node) continue;
-    std::error_code inner;
-    for (const auto& e : fs::directory_iterator(node_dir.path(), inner)) {
-      if (const auto cpu = numbered(e.path().filename().native(), "cpu")) t.node_cpus.emplace(*node, *cpu);
+  try {
+    for (const uint32_t cpu : numbered_entries(kCpuDir, "cpu")) {
+      const fs::path dir = fs::path(kCpuDir) / ("cpu" + std::to_string(cpu));
+      if (fs::exists(dir / "topology" / "core_id")) t.cpus_with_core_id.insert(cpu);
     }
+    for (const uint32_t node : numbered_entries(kNodeDir, "node")) {
+      const fs::path dir = fs::path(kNodeDir) / ("node" + std::to_string(node));
+      for (const uint32_t cpu : numbered_entries(dir, "cpu")) t.node_cpus.emplace(node, cpu);
+    }
+    t.listed = true;
+  } catch (const fs::filesystem_error&) {
+    return Topology{};
   }
   return t;
 }
@@ -109,9 +121,12 @@ int answer(bool exists) {
 std::optional<int> eal_topology_access(const char* path, int mode) {
   if (!inside_eal_start() || mode != F_OK || path == nullptr) return {};
   const std::string_view p(path);
-  if (const auto cpu = core_id_probe(p)) return answer(topology().cpus_with_core_id.count(*cpu) != 0);
-  if (const auto nc = node_cpu_probe(p)) return answer(topology().node_cpus.count(*nc) != 0);
-  return {};
+  const auto cpu = core_id_probe(p);
+  const auto node_cpu = cpu ? std::nullopt : node_cpu_probe(p);
+  if (!cpu && !node_cpu) return {};
+  const Topology& t = topology();
+  if (!t.listed) return {};
+  return answer(cpu ? t.cpus_with_core_id.count(*cpu) != 0 : t.node_cpus.count(*node_cpu) != 0);
 }
 
 uint64_t eal_topology_probes_answered() { return g_answered; }
