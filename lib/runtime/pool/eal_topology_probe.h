@@ -16,12 +16,18 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 namespace rtb::runtime {
 
 // What access(path, mode) returns for one of the EAL's two topology probes (0, or -1 with
 // errno set to ENOENT) while the calling thread starts the EAL; empty otherwise.
 std::optional<int> eal_topology_access(const char* path, int mode);
+
+// The same answer for a probe under `sysfs`, a folder laid out as /sys, listed now (in
+// any thread, at any time); empty when `path` is not a probe or `sysfs` cannot be listed
+// whole. For tests: a layout this machine does not have.
+std::optional<int> topology_access_under(const std::string& sysfs, const char* path);
 
 // Probes answered so far in this process (run.json "eal_start").
 uint64_t eal_topology_probes_answered();

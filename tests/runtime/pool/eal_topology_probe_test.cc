@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <thread>
 
@@ -73,6 +75,52 @@ TEST(EalTopologyProbe, LeavesOtherPathsModesAndThreadsAndTimesToTheKernel) {
       .join();
   EXPECT_FALSE(elsewhere) << "another thread's access() is its own";
   end_eal_start();
+}
+
+// A layout this machine does not have: CPUs 0, 3 and 10, of which 10 has no topology (an
+// offline CPU), on NUMA nodes 0 and 2.
+TEST(EalTopologyProbe, AnswersFromAListingOfAnyLayoutAndNothingWhenItCannotBeListed) {
+  namespace fs = std::filesystem;
+  const fs::path root = fs::temp_directory_path() / ("rtb_sysfs_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  for (const char* cpu : {"cpu0", "cpu3"}) {
+    fs::create_directories(root / "devices/system/cpu" / cpu / "topology");
+    std::ofstream(root / "devices/system/cpu" / cpu / "topology/core_id") << "0\n";
+  }
+  fs::create_directories(root / "devices/system/cpu/cpu10");
+  fs::create_directories(root / "devices/system/cpu/cpufreq");
+  for (const char* entry : {"node0/cpu0", "node0/cpu3", "node2/cpu10", "node2/cpulist"}) {
+    fs::create_directories(root / "devices/system/node" / entry);
+  }
+  const std::string r = root.string();
+  const auto ask = [&](const std::string& path) { return topology_access_under(r, path.c_str()); };
+  const auto cpu = [&](const std::string& n) {
+    return r + "/devices/system/cpu/cpu" + n + "/topology/core_id";
+  };
+  const auto node = [&](const std::string& m, const std::string& n) {
+    return r + "/devices/system/node/node" + m + "/cpu" + n;
+  };
+  EXPECT_EQ(ask(cpu("0")), 0);
+  EXPECT_EQ(ask(cpu("3")), 0);
+  errno = 0;
+  EXPECT_EQ(ask(cpu("10")), -1);
+  EXPECT_EQ(errno, ENOENT);
+  EXPECT_EQ(ask(cpu("1")), -1);
+  EXPECT_EQ(ask(node("0", "3")), 0);
+  EXPECT_EQ(ask(node("2", "10")), 0);
+  EXPECT_EQ(ask(node("2", "3")), -1);
+  EXPECT_EQ(ask(node("1", "0")), -1);
+  for (const std::string& other : {cpu("03"), cpu("99999999999"), node("0", "03"),
+                                   node("00", "0"), r + "/devices/system/node/node2/cpulist",
+                                   std::string("/sys/x")}) {
+    EXPECT_FALSE(ask(other)) << other;
+  }
+  fs::remove_all(root / "devices/system/node");  // a kernel without NUMA
+  EXPECT_EQ(ask(cpu("0")), 0);
+  EXPECT_EQ(ask(node("0", "0")), -1);
+  std::ofstream(root / "devices/system/node") << "not a folder\n";  // cannot be listed
+  EXPECT_FALSE(ask(cpu("0"))) << "a listing that fails answers nothing: the kernel does";
+  fs::remove_all(root);
 }
 
 }  // namespace
