@@ -20,8 +20,6 @@ UNUSED_DRIVERS = re.compile(
     r"|^(common_(cpt|dpaax|octeontx|cnxk|qat)|bus_(dpaa|fslmc|ifpga)"
     r"|mempool_(cnxk|dpaa|dpaa2|octeontx)"
     r"|net_(cnxk|dpaa|dpaa2|octeontx|octeon_ep|pfe|enetc|enetfec|ipn3ke|thunderx|liquidio|avp|softnic))$")
-# Shared libraries pkg-config lists before --as-needed, wanted only by a driver left out.
-UNUSED_LIBS = {"-lIPSec_MB"}
 
 
 def archive_name(flag):
@@ -48,6 +46,7 @@ whole = "-Wl,--whole-archive," + ",".join(archives) + ",--no-whole-archive"
 # --export-dynamic serves drivers loaded with the EAL's -d, which a static EAL cannot take
 # anyway; it would make every function of the program visible to them, which keeps
 # link-time optimisation from treating the program as whole (virtual time ran 9% slower).
-# --as-needed first: a library no linked driver uses is not loaded at start.
-rest = [f for f in flags[end + 1:] if f != "-Wl,--export-dynamic" and f not in UNUSED_LIBS]
+# --as-needed before every library (pkg-config puts IPSec_MB, rt and atomic ahead of its
+# own): a library no linked driver uses is not loaded at start.
+rest = [f for f in flags[end + 1:] if f != "-Wl,--export-dynamic"]
 print(" ".join(flags[:start] + [whole, "-Wl,--as-needed"] + rest))
