@@ -76,6 +76,7 @@ class Switch final : public runtime::Stage {
 
   // switch.cc: the datapath
   void receive(Time now);
+  void receive_port(uint16_t port, Time now);
   void ingress(uint16_t port, rte_mbuf* m, Time now);
   bool enqueue(uint16_t port, rte_mbuf* m, const FrameInfo& info, Time now);
   void transmit(uint16_t port, Time now);
