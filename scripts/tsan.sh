@@ -2,7 +2,9 @@
 # ThreadSanitizer on a realtime run placed on two lcores (tests/testbed/lcores_run_test.cc:
 # senders on lcores 0 and 1, the switch and the receiver on 1, two "set" commands during
 # the run, sampling every 20 us), then on parallel virtual time (partitions_run_test.cc:
-# four leaf-spine scenarios on 2 and 3 threads). Fails on any data race TSan reports.
+# four leaf-spine scenarios on 2 and 3 threads, and 3 partitions on 2 threads, where
+# threads take each other's partitions; partitioned_scheduler_test.cc: a thread held in
+# its partition while the other runs its second one). Fails on any data race TSan reports.
 #
 # A separate build directory, never the release one: -fsanitize=thread, -O1 with debug
 # information (readable reports), tests on, no LTO. Only the test binary and what it
@@ -26,7 +28,8 @@ if [ ! -f "$build/build.ninja" ]; then
     -Db_sanitize=thread -Db_lto=false -Db_ndebug=false -Dtests=true >"$log" 2>&1 ||
     { cat "$log"; echo "tsan.sh: meson setup $build failed" >&2; exit 1; }
 fi
-ninja -C "$build" ${JOBS:+-j "$JOBS"} tests/testbed/lcores_run_test tests/testbed/partitions_run_test >"$log" 2>&1 ||
+ninja -C "$build" ${JOBS:+-j "$JOBS"} tests/testbed/lcores_run_test tests/testbed/partitions_run_test \
+  tests/runtime/runtime_test >"$log" 2>&1 ||
   { cat "$log"; echo "tsan.sh: building $build failed" >&2; exit 1; }
 
 # halt_on_error: the first report ends the run with exit code 66; history_size: the earlier
@@ -35,6 +38,7 @@ ninja -C "$build" ${JOBS:+-j "$JOBS"} tests/testbed/lcores_run_test tests/testbe
 export TSAN_OPTIONS="halt_on_error=1 exitcode=66 history_size=4"
 export ROCETB_SOURCE_ROOT="$root"
 setarch "$(uname -m)" -R "$build/tests/testbed/lcores_run_test"
+setarch "$(uname -m)" -R "$build/tests/runtime/runtime_test" --gtest_filter='PartitionedScheduler.*'
 exec setarch "$(uname -m)" -R "$build/tests/testbed/partitions_run_test" \
   --gtest_filter='*OnAThreadEach*:Partitioning.*'
 

@@ -24,8 +24,32 @@ PartitionedScheduler::PartitionedScheduler(uint32_t partitions, Time lookahead, 
     : of_thread_(threads), lookahead_(lookahead) {
   for (uint32_t p = 0; p < partitions; ++p) {
     parts_.push_back(std::make_unique<Part>());
+    parts_.back()->owner = p % threads;
     of_thread_[p % threads].push_back(parts_.back().get());
   }
+  order_claims();
+}
+
+// A thread tries its own partitions first, in order, then the other threads' last first:
+// the ones their owners would reach last.
+void PartitionedScheduler::order_claims() {
+  std::vector<Part*> run_here;  // every partition, or this rank's
+  for (const std::vector<Part*>& own : of_thread_) run_here.insert(run_here.end(), own.begin(), own.end());
+  std::sort(run_here.begin(), run_here.end(), [this](const Part* a, const Part* b) { return index(a) > index(b); });
+  claim_order_.assign(of_thread_.size(), {});
+  for (uint32_t t = 0; t < of_thread_.size(); ++t) {
+    claim_order_[t] = of_thread_[t];
+    for (Part* part : run_here) {
+      if (part->owner != t) claim_order_[t].push_back(part);
+    }
+  }
+}
+
+uint32_t PartitionedScheduler::index(const Part* part) const {
+  for (uint32_t p = 0; p < parts_.size(); ++p) {
+    if (parts_[p].get() == part) return p;
+  }
+  return UINT32_MAX;
 }
 
 PartitionedScheduler::~PartitionedScheduler() {
@@ -53,8 +77,10 @@ void PartitionedScheduler::set_ranks(Ranks& ranks, std::vector<uint32_t> rank_of
   ranked_ = std::make_unique<RankCrossings>(ranks);
   of_thread_.assign(1, {});
   for (uint32_t p = 0; p < parts_.size(); ++p) {
+    parts_[p]->owner = 0;
     if (here(p)) of_thread_[0].push_back(parts_[p].get());
   }
+  order_claims();
 }
 
 void PartitionedScheduler::add_crossing(WireLink& link, uint32_t from, uint32_t to, uint32_t id,
@@ -73,8 +99,7 @@ void PartitionedScheduler::add_crossing(WireLink& link, uint32_t from, uint32_t 
 
 // Across ranks, after every window (and once before the first, window 0): each rank's
 // earliest report and failure over its partitions, reduced with the frames' exchange.
-void PartitionedScheduler::reduce_ranks(const std::vector<Part*>& mine) {
-  const uint64_t window = mine.front()->window;
+void PartitionedScheduler::reduce_ranks(const std::vector<Part*>& mine, uint64_t window) {
   const uint32_t k = window & 1;
   Time next = Time::never();
   bool failed = false;
@@ -96,7 +121,7 @@ Time PartitionedScheduler::last_polled_everywhere(Time last) {
 void PartitionedScheduler::start_threads() {
   started_ = true;
   for (auto& part : parts_) part->report[0] = part->scheduler.next_event();
-  if (ranks_ != nullptr) reduce_ranks(of_thread_[0]);
+  if (ranks_ != nullptr) reduce_ranks(of_thread_[0], 0);
   serial_next_ = serial_ != nullptr ? serial_->next_deadline() : Time::never();
   barrier_ = std::make_unique<SpinBarrier>(threads());
   for (uint32_t t = 1; t < threads(); ++t) {
@@ -114,8 +139,8 @@ void PartitionedScheduler::start_threads() {
 
 // Every thread decides the same: it reads only what the threads wrote before the last
 // barrier, in the reports of the parity of the windows run so far.
-bool PartitionedScheduler::decide(const Part& mine, Window& w) const {
-  const uint32_t k = mine.window & 1;
+bool PartitionedScheduler::decide(uint64_t windows_run, Window& w) const {
+  const uint32_t k = windows_run & 1;
   Time next = serial_next_;
   if (ranks_ != nullptr) {  // every rank's partitions, reduced after the last window
     if (ranked_failed_[k]) return false;
@@ -164,12 +189,25 @@ void PartitionedScheduler::poll_serial(Time at) {
   serial_next_ = serial_->next_deadline();
 }
 
-void PartitionedScheduler::run_windows(uint32_t thread) {
+// Every partition is claimed by exactly one thread per window: each thread tries them all.
+void PartitionedScheduler::claim_and_run(uint32_t thread, uint64_t window, const Window& w) {
+  for (Part* part : claim_order_[thread]) {
+    uint64_t expected = window - 1;
+    if (!part->claimed.compare_exchange_strong(expected, window, std::memory_order_acq_rel)) continue;
+    if (part->owner != thread) ++part->stolen;
+    run_window(*part, w);
+  }
+}
+
+// A thread counts the windows itself: a partition's own count may already be one ahead,
+// run by a faster thread, while this one still decides.
+uint64_t PartitionedScheduler::run_windows(uint32_t thread) {
   const std::vector<Part*>& mine = of_thread_[thread];
+  uint64_t windows_run = windows_;  // written between runs
   Window w;
-  while (decide(*mine.front(), w)) {
-    for (Part* part : mine) run_window(*part, w);
-    if (ranks_ != nullptr) reduce_ranks(mine);
+  while (decide(windows_run, w)) {
+    claim_and_run(thread, ++windows_run, w);
+    if (ranks_ != nullptr) reduce_ranks(mine, windows_run);
     const bool serial_due = serial_ != nullptr && serial_next_ == w.end;  // read before anyone moves it
     barrier_->arrive_and_wait();
     if (serial_due) {
@@ -177,6 +215,7 @@ void PartitionedScheduler::run_windows(uint32_t thread) {
       barrier_->arrive_and_wait();
     }
   }
+  return windows_run;
 }
 
 RunStats PartitionedScheduler::run(Time until) {
@@ -186,13 +225,14 @@ RunStats PartitionedScheduler::run(Time until) {
   for (const auto& part : parts_) before += part->polls;
   until_ = until;
   barrier_->arrive_and_wait();  // the other threads start this run
-  run_windows(0);
+  const uint64_t windows_run = run_windows(0);
   barrier_->arrive_and_wait();  // no thread still reads until_ for its last decision
+  windows_ = windows_run;       // every thread ran as many
 
   // Everything read below was written before the last barrier every thread passed.
   RunStats stats;
   const std::vector<Part*>& here = of_thread_[0];  // every partition, or this rank's
-  const uint32_t k = here.front()->window & 1;
+  const uint32_t k = windows_ & 1;
   Time next = serial_next_;
   Time last = serial_last_;
   stats.polls = serial_polls_ - before;

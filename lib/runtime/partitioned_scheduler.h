@@ -29,7 +29,11 @@
 // Partitions go to threads round robin (partition p to thread p mod threads): a thread runs
 // each of its partitions' window in turn, so fewer threads than partitions (fewer free
 // cores) give the same results with fewer waits, and one thread runs the windows with no
-// barrier at all. The caller's thread is thread 0; the others are started at the first
+// barrier at all. A partition is claimed for each window (an atomic window count), so a
+// thread done with its own partitions takes those another thread has not started yet, last
+// first (work stealing at window grain, as Unison balances its partitions): the window ends
+// when the work is done, not when the slowest thread is. Which thread runs a partition does
+// not change what it computes, so results stay byte-identical. The caller's thread is thread 0; the others are started at the first
 // run() and kept, parked at the barrier, between runs (a run in slices costs no new threads).
 //
 // Across processes (MPI ranks, set_ranks()): each rank runs its own partitions on one
@@ -40,6 +44,7 @@
 #pragma once
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -96,10 +101,12 @@ class PartitionedScheduler {
   RunStats run(Time until = Time::never());
   const std::string& violation() const { return violation_; }
 
-  uint64_t windows() const { return of_thread_[0].front()->window; }
+  uint64_t windows() const { return windows_; }
   // Across ranks: frames this rank sent to and received from the others.
   const RankCrossings* rank_crossings() const { return ranked_.get(); }
   uint64_t polls(uint32_t partition) const { return parts_[partition]->polls; }
+  // Windows of the partition run by a thread other than its own (partition mod threads).
+  uint64_t stolen_windows(uint32_t partition) const { return parts_[partition]->stolen; }
   uint32_t stages(uint32_t partition) const { return parts_[partition]->stages; }
   uint32_t crossing_links() const { return crossings_; }
 
@@ -110,6 +117,9 @@ class PartitionedScheduler {
     std::vector<WireLink*> incoming;  // crossing links this partition receives from
     std::vector<WireLink*> outgoing;  // crossing links this partition sends on
     uint64_t window = 0;              // windows run, the same on every thread
+    std::atomic<uint64_t> claimed{0}; // the last window a thread claimed it for
+    uint32_t owner = 0;               // the thread that tries it first
+    uint64_t stolen = 0;              // windows another thread ran
     Time done_through = Time::zero(); // the end of the last window
     uint64_t polls = 0;
     Time last_polled = Time::never();
@@ -124,22 +134,28 @@ class PartitionedScheduler {
     Time next;
     Time end;
   };
-  bool decide(const Part& mine, Window& w) const;
-  void run_windows(uint32_t thread);
+  bool decide(uint64_t windows_run, Window& w) const;
+  uint64_t run_windows(uint32_t thread);  // returns the windows run so far
+  void claim_and_run(uint32_t thread, uint64_t window, const Window& w);
+  void order_claims();
+  uint32_t index(const Part* part) const;
   void run_window(Part& part, const Window& w);
   void poll_serial(Time at);
-  void reduce_ranks(const std::vector<Part*>& mine);
+  void reduce_ranks(const std::vector<Part*>& mine, uint64_t window);
   Time last_polled_everywhere(Time last);
   void start_threads();
 
   std::vector<std::unique_ptr<Part>> parts_;
   std::vector<std::vector<Part*>> of_thread_;  // the partitions each thread runs, in order
+  // Per thread: its own partitions in order, then the others' last first.
+  std::vector<std::vector<Part*>> claim_order_;
   Time lookahead_;
   Stage* serial_ = nullptr;
   Time serial_next_ = Time::never();  // written by the first thread between barriers
   Time serial_last_ = Time::never();
   uint64_t serial_polls_ = 0;
   uint32_t crossings_ = 0;
+  uint64_t windows_ = 0;  // windows run by the end of the last run()
   Time until_;
   bool quit_ = false;
   bool started_ = false;

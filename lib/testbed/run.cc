@@ -192,7 +192,7 @@ nlohmann::ordered_json partitions_json(Testbed& t, const Partitioning& plan, con
   for (size_t i = 0; i < here.size(); ++i) {
     const uint32_t p = here[i];
     parts.push_back({{"partition", p}, {"stages", ps.stages(p)}, {"polls", ps.polls(p)},
-                     {"pools", pools_json(sizes, pools[i])}});
+                     {"stolen_windows", ps.stolen_windows(p)}, {"pools", pools_json(sizes, pools[i])}});
   }
   return {{"count", plan.count}, {"threads", plan.threads}, {"groups", plan.groups}, {"crossing_cables", plan.crossing_cables},
           {"lookahead_ns", static_cast<double>(plan.lookahead.ps()) / 1e3}, {"windows", ps.windows()},

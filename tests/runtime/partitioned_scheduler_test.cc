@@ -1,11 +1,14 @@
 // Parallel virtual time: stages in two partitions (on two threads, or in turn on one),
 // exchanging frames over crossing links, give the same polls at the same instants as one
 // scheduler; a crossing frame never arrives
-// before its time; windows longer than a crossing link's delay are caught.
+// before its time; windows longer than a crossing link's delay are caught; a thread done
+// with its own partitions runs one another thread has not started.
 #include "runtime/partitioned_scheduler.h"
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -192,6 +195,79 @@ TEST(PartitionedScheduler, AnIdleRunEndsAtItsLastPoll) {
   EXPECT_TRUE(r.idle);
   const Time last = std::max(c.a.arrivals().back().at, c.b.arrivals().back().at);
   EXPECT_EQ(r.simulated, last);
+}
+
+// Ticks every `period` until `last`; the base of the two stages below.
+class Ticker : public Stage {
+ public:
+  Ticker(std::string name, Time period, Time last) : Stage(std::move(name)), period_(period), last_(last) {}
+  Time next_deadline() const override { return next_ <= last_ ? next_ : Time::never(); }
+
+ protected:
+  void advance() { next_ = next_ + period_; }
+
+ private:
+  Time period_, last_, next_ = Time::zero();
+};
+
+// Counts its polls where another thread can see them.
+class Setter final : public Ticker {
+ public:
+  using Ticker::Ticker;
+  void poll(Time now) override {
+    if (now < next_deadline()) return;
+    polls.fetch_add(1, std::memory_order_release);
+    advance();
+  }
+  std::atomic<uint64_t> polls{0};
+};
+
+// At its k-th poll, waits (up to a second) for the setter's k-th: it holds its thread until
+// another thread has run the setter's partition in the same window.
+class Waiter final : public Ticker {
+ public:
+  Waiter(Time period, Time last, const Setter& setter) : Ticker("waiter", period, last), setter_(setter) {}
+  void poll(Time now) override {
+    if (now < next_deadline()) return;
+    const uint64_t k = ++polls_;
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    while (setter_.polls.load(std::memory_order_acquire) < k) {
+      if (std::chrono::steady_clock::now() > give_up) {
+        ++timeouts;
+        break;
+      }
+    }
+    advance();
+  }
+  uint64_t timeouts = 0;
+
+ private:
+  const Setter& setter_;
+  uint64_t polls_ = 0;
+};
+
+TEST(PartitionedScheduler, AThreadDoneWithItsPartitionsRunsOnesAnotherHasNotStarted) {
+  // Thread 0 owns partitions 0 and 2 and is held in 0 until 2 has run in the same window:
+  // only thread 1, done with partition 1, can run it. Without stealing every window would
+  // wait out the waiter's second.
+  const Time period = Time::ns(100);
+  const Time last = Time::ns(900);
+  Setter setter("setter", period, last);
+  Waiter waiter(period, last, setter);
+  Setter other("other", period, last);
+  PartitionedScheduler s(3, Time::ns(50), 2);
+  s.add(waiter, 0);
+  s.add(other, 1);
+  s.add(setter, 2);
+  const RunStats r = s.run(Time::us(1));
+  EXPECT_EQ(waiter.timeouts, 0u);
+  EXPECT_EQ(setter.polls.load(), 10u);
+  EXPECT_EQ(s.windows(), 10u);
+  // Each window thread 1 ran partition 2 (thread 0 held in 0), or, when it got there first,
+  // 2 and then 0 as well; thread 0 never reaches partition 1 before its owner.
+  EXPECT_GE(s.stolen_windows(2) + s.stolen_windows(0), 10u);
+  EXPECT_EQ(s.stolen_windows(1), 0u);
+  EXPECT_EQ(r.last_polled, last);
 }
 
 }  // namespace

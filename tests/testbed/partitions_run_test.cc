@@ -82,6 +82,12 @@ void expect_same(const Published& one, const Published& many, uint32_t n, uint32
   for (const auto& each : p["each"]) {
     polls += each["polls"].get<uint64_t>();
     EXPECT_GT(each["stages"].get<uint32_t>(), 0u);
+    // Windows another thread ran: never on one thread, at most every window.
+    const uint64_t stolen = each["stolen_windows"].get<uint64_t>();
+    if (threads == 1) {
+      EXPECT_EQ(stolen, 0u);
+    }
+    EXPECT_LE(stolen, p["windows"].get<uint64_t>());
     // Every partition's pools got every mbuf back (the run also fails on a leak).
     EXPECT_EQ(each["pools"]["data_free_at_start"], each["pools"]["data_free_at_end"]) << p.dump();
     EXPECT_EQ(each["pools"]["control_free_at_start"], each["pools"]["control_free_at_end"]) << p.dump();
@@ -105,6 +111,8 @@ TEST_P(PartitionsRun, TwoAndThreePartitionsOnAThreadEachPublishWhatOneDoes) {
   const Published one = run_with(c.scenario, c.threaded_duration, 1, 1, set);
   ASSERT_FALSE(one.summary.empty());
   for (uint32_t n : {2u, 3u}) expect_same(one, run_with(c.scenario, c.threaded_duration, n, n, set), n, n);
+  // More partitions than threads: a thread done with its own runs the other's, any window.
+  expect_same(one, run_with(c.scenario, c.threaded_duration, 3, 2, set), 3, 2);
 }
 
 // The PFC storm's pause spreads from leaf0 through the spine: placed by name with the spine
