@@ -1,11 +1,18 @@
 // crc32_combine: the GF(2) products (PCLMULQDQ against zlib's bit loop), the x^(8n)
-// tables, and the CRC of a concatenation against rte_net_crc over the whole message.
+// tables, and the CRC of a concatenation against rte_net_crc over the whole message; the
+// CRC path leaves no 256- or 512-bit register state for the SSE code after it.
 #include <gtest/gtest.h>
 
 #include <vector>
 
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#endif
+
 #include "core/rng.h"
 #include "wire/crc32_combine.h"
+#include "wire/crc_path.h"
 #include "wire/icrc.h"
 
 namespace rtb::wire {
@@ -76,6 +83,34 @@ TEST(Crc32Combine, EqualsTheCrcOfTheConcatenation) {
               crc32_eth(m.data(), a + b)) << a << " + " << b;
   }
 }
+
+#if defined(__x86_64__)
+// XINUSE (XGETBV with ECX = 1; Intel SDM Vol. 1, 13.6): bit 2 is the upper halves of
+// YMM0-15, bit 6 those of ZMM0-15. Either in use makes the next legacy-SSE instruction pay
+// the AVX-SSE transition penalty on Intel cores.
+bool xinuse_readable() {
+  unsigned a, b, c, d;
+  if (__get_cpuid(1, &a, &b, &c, &d) == 0 || (c & bit_OSXSAVE) == 0 || (c & bit_AVX) == 0) return false;
+  return __get_cpuid_count(0xD, 1, &a, &b, &c, &d) != 0 && (a & (1u << 2)) != 0;
+}
+__attribute__((target("xsave"))) uint64_t wide_state_in_use() { return _xgetbv(1) & ((1u << 2) | (1u << 6)); }
+__attribute__((target("avx"))) void zero_upper() { _mm256_zeroupper(); }
+
+TEST(CrcPath, LeavesNoWideRegisterStateForTheSseCodeAfterIt) {
+  if (!xinuse_readable()) GTEST_SKIP() << "this CPU has no AVX or does not report XINUSE";
+  zero_upper();
+  if (wide_state_in_use() != 0) GTEST_SKIP() << "this CPU does not report VZEROUPPER's clean state";
+  ASSERT_EQ(set_fastest_crc_path(), CrcPath::Isal);
+  const std::vector<uint8_t> m(4096, 0x5a);
+  for (uint32_t n : {64u, 1036u, 4096u}) {
+    (void)crc32_eth(m.data(), n);
+    EXPECT_EQ(wide_state_in_use(), 0u) << "after the CRC of " << n << " bytes";
+    (void)crc32_eth_continue(0x1234'5678, m.data(), n);
+    EXPECT_EQ(wide_state_in_use(), 0u) << "after continuing a CRC over " << n << " bytes";
+    zero_upper();
+  }
+}
+#endif
 
 }  // namespace
 }  // namespace rtb::wire
