@@ -31,25 +31,16 @@ PartitionedScheduler::PartitionedScheduler(uint32_t partitions, Time lookahead, 
 }
 
 // A thread tries its own partitions first, in order, then the other threads' last first:
-// the ones their owners would reach last.
+// the ones their owners would reach last. (Across ranks every partition's owner is the
+// rank's one thread: nothing to take.)
 void PartitionedScheduler::order_claims() {
-  std::vector<Part*> run_here;  // every partition, or this rank's
-  for (const std::vector<Part*>& own : of_thread_) run_here.insert(run_here.end(), own.begin(), own.end());
-  std::sort(run_here.begin(), run_here.end(), [this](const Part* a, const Part* b) { return index(a) > index(b); });
   claim_order_.assign(of_thread_.size(), {});
   for (uint32_t t = 0; t < of_thread_.size(); ++t) {
     claim_order_[t] = of_thread_[t];
-    for (Part* part : run_here) {
-      if (part->owner != t) claim_order_[t].push_back(part);
+    for (auto part = parts_.rbegin(); part != parts_.rend(); ++part) {
+      if ((*part)->owner != t) claim_order_[t].push_back(part->get());
     }
   }
-}
-
-uint32_t PartitionedScheduler::index(const Part* part) const {
-  for (uint32_t p = 0; p < parts_.size(); ++p) {
-    if (parts_[p].get() == part) return p;
-  }
-  return UINT32_MAX;
 }
 
 PartitionedScheduler::~PartitionedScheduler() {

@@ -138,7 +138,6 @@ class PartitionedScheduler {
   uint64_t run_windows(uint32_t thread);  // returns the windows run so far
   void claim_and_run(uint32_t thread, uint64_t window, const Window& w);
   void order_claims();
-  uint32_t index(const Part* part) const;
   void run_window(Part& part, const Window& w);
   void poll_serial(Time at);
   void reduce_ranks(const std::vector<Part*>& mine, uint64_t window);
