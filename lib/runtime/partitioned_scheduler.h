@@ -33,8 +33,9 @@
 // thread done with its own partitions takes those another thread has not started yet, last
 // first (work stealing at window grain, as Unison balances its partitions): the window ends
 // when the work is done, not when the slowest thread is. Which thread runs a partition does
-// not change what it computes, so results stay byte-identical. The caller's thread is thread 0; the others are started at the first
-// run() and kept, parked at the barrier, between runs (a run in slices costs no new threads).
+// not change what it computes, so results stay byte-identical. The caller's thread is
+// thread 0; the others are started at the first run() and kept, parked at the barrier,
+// between runs (a run in slices costs no new threads).
 //
 // Across processes (MPI ranks, set_ranks()): each rank runs its own partitions on one
 // thread, and after every window it ships the frames staged on wires to other ranks and
@@ -116,7 +117,7 @@ class PartitionedScheduler {
     uint32_t stages = 0;
     std::vector<WireLink*> incoming;  // crossing links this partition receives from
     std::vector<WireLink*> outgoing;  // crossing links this partition sends on
-    uint64_t window = 0;              // windows run, the same on every thread
+    uint64_t window = 0;              // windows it ran (all partitions alike after a barrier)
     std::atomic<uint64_t> claimed{0}; // the last window a thread claimed it for
     uint32_t owner = 0;               // the thread that tries it first
     uint64_t stolen = 0;              // windows another thread ran
