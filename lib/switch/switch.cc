@@ -321,8 +321,9 @@ void Switch::mark_ce(const QueuedFrame& f, uint16_t port, uint8_t queue) {
 void Switch::release(const QueuedFrame& f, uint16_t port, uint8_t queue, Time now) {
   mmu_.release(f.in_port, f.pg, port, queue, f.bytes);
   if (lossless(f.in_port, f.tc)) {
+    // Only a PG in XOFF can resume: the XON test (a dynamic limit) is skipped for the rest.
     PfcGenerator& g = pfc_gen_[qid(f.in_port, f.pg)];
-    pfc_act(f.in_port, f.pg, g.on_release(mmu_.xon_reached(f.in_port, f.pg)), now);
+    if (g.pausing()) pfc_act(f.in_port, f.pg, g.on_release(mmu_.xon_reached(f.in_port, f.pg)), now);
   }
 }
 
