@@ -95,6 +95,7 @@ Expected<FlowTemplate> FlowTemplate::make(const FlowSpec& spec) {
   k[36 + 4] = 0xFF;                                    // FECN, BECN, resv6
   t.crc_base_ = t.tables_->linear(k, kMaskedBase - 4);  // k[44..48) are per-packet: 0
   t.make_full_frame();
+  t.make_control_crcs();
   return t;
 }
 
@@ -108,10 +109,7 @@ void FlowTemplate::make_full_frame() {
   static constexpr uint8_t kNoExt[1] = {};
   const Hdr h{0, full_flags(), 0, 0, 0, kNoExt, 0, spec_.path_mtu, Ecn::Ect0};
   const uint32_t ip_len = write_headers(h, full_hdr_);
-  const uint8_t* ip = full_hdr_ + l2_;
-  const uint8_t vars[10] = {ip[2], ip[3], static_cast<uint8_t>((ip_len - kIpv4Bytes) >> 8),
-                            static_cast<uint8_t>(ip_len - kIpv4Bytes), 0, h.bth_flags, 0, 0, 0, 0};
-  full_crc_ = icrc(h, vars);
+  full_crc_ = icrc(h, vars_with_zero_psn(h, full_hdr_, ip_len).data());
   full_len_ = l2_ + ip_len;
 }
 
@@ -155,15 +153,20 @@ uint32_t FlowTemplate::write_headers(const Hdr& h, uint8_t* frame) const {
 FrameSpan FlowTemplate::build(const Hdr& h, uint8_t* frame) const {
   const uint32_t ip_len = write_headers(h, frame);
   const uint16_t udp_len = static_cast<uint16_t>(ip_len - kIpv4Bytes);
-  uint8_t* ip = frame + l2_;
-  uint8_t* bth = ip + kIpv4Bytes + kUdpBytes;
-  uint8_t* tail = bth + kBthBytes + h.ext_bytes + h.payload;
-  const uint32_t pad = pad_bytes(h.payload);
-  for (uint32_t i = 0; i < pad; ++i) tail[i] = 0;
+  const uint8_t* ip = frame + l2_;
+  const uint8_t* bth = ip + kIpv4Bytes + kUdpBytes;
   const uint8_t vars[10] = {ip[2], ip[3], static_cast<uint8_t>(udp_len >> 8),
                             static_cast<uint8_t>(udp_len), h.opcode, h.bth_flags, h.ackreq,
                             bth[9], bth[10], bth[11]};
-  store_icrc(tail + pad, icrc(h, vars));
+  return finish(h, frame, ip_len, icrc(h, vars));
+}
+
+// After the headers: the pad, the ICRC, the INT trailer and the Ethernet padding.
+FrameSpan FlowTemplate::finish(const Hdr& h, uint8_t* frame, uint32_t ip_len, uint32_t crc) const {
+  uint8_t* tail = frame + l2_ + kIpv4Bytes + kUdpBytes + kBthBytes + h.ext_bytes + h.payload;
+  const uint32_t pad = pad_bytes(h.payload);
+  for (uint32_t i = 0; i < pad; ++i) tail[i] = 0;
+  store_icrc(tail + pad, crc);
   if (spec_.int_trailer_bytes != 0) init_int_trailer(tail + pad + kIcrcBytes, spec_.int_trailer_bytes);
   uint32_t len = l2_ + ip_len;
   if (len < kMinFrameNoFcs) {  // Ethernet padding after the IP packet (not covered)
@@ -226,21 +229,58 @@ FrameSpan FlowTemplate::build_full(const Hdr& h, uint8_t* frame) const {
   return FrameSpan{frame, full_len_};
 }
 
+// An ACK and a CNP have one length per flow, and the ICRC masks their ECN and BECN bits
+// (reference §2.3). So the ICRC of the flow's ACK with PSN and AETH zero, and that of its
+// CNP, whose every covered byte is constant, are computed here once; an ACK then takes one
+// look-up per PSN and AETH byte (f(M') = f(M) xor L(M xor M'), icrc_tables.h).
+void FlowTemplate::make_control_crcs() {
+  static constexpr uint8_t kZeros[16] = {};
+  uint8_t frame[kL2Bytes + kVlanBytes + kIpv4Bytes + kUdpBytes + kBthBytes + 16];
+  const Hdr ack = ack_hdr(AckFields{0, 0, 0, Ecn::Ect0, false}, kZeros);
+  ack_crc_ = icrc(ack, vars_with_zero_psn(ack, frame, write_headers(ack, frame)).data());
+  const Hdr cnp = cnp_hdr(Ecn::Ect0);
+  cnp_crc_ = icrc(cnp, vars_with_zero_psn(cnp, frame, write_headers(cnp, frame)).data());
+}
+
+// icrc()'s per-packet header bytes of the frame whose headers are at `frame`, PSN zero.
+std::array<uint8_t, 10> FlowTemplate::vars_with_zero_psn(const Hdr& h, const uint8_t* frame,
+                                                   uint32_t ip_len) const {
+  const uint8_t* ip = frame + l2_;
+  const auto udp_len = static_cast<uint16_t>(ip_len - kIpv4Bytes);
+  return {ip[2], ip[3], static_cast<uint8_t>(udp_len >> 8), static_cast<uint8_t>(udp_len),
+          h.opcode, h.bth_flags, h.ackreq, 0, 0, 0};
+}
+
+FlowTemplate::Hdr FlowTemplate::ack_hdr(const AckFields& f, const uint8_t* aeth) const {
+  return Hdr{op::kAcknowledge, Bth::make_flags(false, spec_.mig_req, 0),
+             f.becn ? Bth::kBecn : uint8_t{0}, 0, f.psn & kPsnMask, aeth, 4, 0, f.ecn};
+}
+
+// Reference §2.2: opcode 0x81, SE/M/PadCnt/TVer 0, BECN = 1, PSN 0, AckReq 0,
+// 16 zero bytes.
+FlowTemplate::Hdr FlowTemplate::cnp_hdr(Ecn ecn) {
+  static constexpr uint8_t kZeros[16] = {};
+  return Hdr{op::kCnp, 0, Bth::kBecn, 0, 0, kZeros, 16, 0, ecn};
+}
+
 FrameSpan FlowTemplate::build_ack(const AckFields& f, uint8_t* out) const {
   uint8_t aeth[4] = {f.syndrome};
   store_be24(aeth + 1, f.msn & 0xFFFFFF);
-  const Hdr h{op::kAcknowledge, Bth::make_flags(false, spec_.mig_req, 0),
-              f.becn ? Bth::kBecn : uint8_t{0}, 0, f.psn & kPsnMask, aeth, 4, 0, f.ecn};
-  return build(h, out);
+  const Hdr h = ack_hdr(f, aeth);
+  const uint32_t ip_len = write_headers(h, out);
+  const uint8_t* psn = out + l2_ + kIpv4Bytes + kUdpBytes + 9;
+  // Distances from the end of the covered message (icrc()): m - position.
+  const IcrcTables& tb = *tables_;
+  constexpr uint32_t m = kMaskedBase + 4;
+  const uint32_t crc = ack_crc_ ^ tb.z(m - kPosPsn, psn[0]) ^ tb.z(m - kPosPsn - 1, psn[1]) ^
+                       tb.z(m - kPosPsn - 2, psn[2]) ^ tb.z(4, aeth[0]) ^ tb.z(3, aeth[1]) ^
+                       tb.z(2, aeth[2]) ^ tb.z(1, aeth[3]);
+  return finish(h, out, ip_len, crc);
 }
 
 FrameSpan FlowTemplate::build_cnp(const CnpFields& f, uint8_t* out) const {
-  // Reference §2.2: opcode 0x81, SE/M/PadCnt/TVer 0, BECN = 1, PSN 0, AckReq 0,
-  // 16 zero bytes.
-  static constexpr uint8_t kZeros[16] = {};
-  const Hdr h{op::kCnp, 0, Bth::kBecn, 0, 0, kZeros,
-              16, 0, f.ecn};
-  return build(h, out);
+  const Hdr h = cnp_hdr(f.ecn);
+  return finish(h, out, write_headers(h, out), cnp_crc_);
 }
 
 }  // namespace rtb::wire
