@@ -96,7 +96,7 @@ Switch::~Switch() {
 
 void Switch::poll(Time now) {
   receive(now);
-  if (pausing_ != 0) pfc_timers(now);  // these tests open both calls: skipped when idle
+  if (pfc_refresh_due_ <= now) pfc_timers(now);  // tested here: skipped while none is due
   if (config_.pfcwd.enabled) watchdog(now);
   for (uint16_t p = 0; p < nports_; ++p) {
     if (egress_at_[p] <= now) transmit(p, now);  // tested here: most ports wait most polls
@@ -106,7 +106,8 @@ void Switch::poll(Time now) {
 // Asked after every poll: the ports' times are compared as values (std::min of two Times
 // returns a reference, and the loop became a chain of dependent loads).
 Time Switch::next_deadline() const {
-  Time t = pausing_ != 0 ? next_pfc_refresh() : Time::never();
+  RTB_DEBUG_ASSERT(pfc_refresh_due_ == next_pfc_refresh());
+  Time t = pfc_refresh_due_;
   if (config_.pfcwd.enabled && wd_active()) t = std::min(t, next_wd_poll_);
   uint64_t earliest = t.ps();
   for (uint16_t p = 0; p < nports_; ++p) {
@@ -215,6 +216,7 @@ bool Switch::enqueue(uint16_t in, rte_mbuf* m, const FrameInfo& info, Time now) 
     if (action == PfcAction::kXoff) {
       ++pausing_;
       pausing_pgs_[in] |= static_cast<uint8_t>(1u << pg);
+      pfc_refresh_due_ = std::min(pfc_refresh_due_, pfc_gen_[qid(in, pg)].refresh_at());
     }
     pfc_act(in, pg, action, now);
   }

@@ -127,6 +127,7 @@ class Switch final : public runtime::Stage {
   std::vector<uint8_t> pg_vector_;        // per (port, pg): PFC class-enable bits of a lossless PG
   uint32_t pausing_ = 0;               // PGs in XOFF
   std::vector<uint8_t> pausing_pgs_;   // per ingress port, bit pg: that PG is in XOFF
+  Time pfc_refresh_due_ = Time::never();  // next_pfc_refresh(), kept as XOFF and XON change it
   Time next_wd_poll_ = Time::never();
   SwitchCounters counters_;
 };

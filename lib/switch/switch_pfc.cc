@@ -83,15 +83,17 @@ void Switch::pfc_act(uint16_t port, uint8_t pg, PfcAction action, Time now) {
     case PfcAction::kXon:
       --pausing_;
       pausing_pgs_[port] &= static_cast<uint8_t>(~(1u << pg));
+      pfc_refresh_due_ = next_pfc_refresh();  // this PG's refresh may have been the earliest
       send_pfc(port, pg, false, now);
       return;
   }
 }
 
 // Only PGs in XOFF have a refresh time (every other generator's is never), so only their
-// bits are visited, in (port, PG) order as a scan of every generator would act.
+// bits are visited, in (port, PG) order as a scan of every generator would act. Called when
+// the earliest of those times (pfc_refresh_due_) has come: a switch that pauses for long
+// is polled for every frame meanwhile, and visited every port at each poll before.
 void Switch::pfc_timers(Time now) {
-  if (pausing_ == 0) return;
   for (uint16_t port = 0; port < nports_; ++port) {
     for (uint8_t b = pausing_pgs_[port]; b != 0; b &= static_cast<uint8_t>(b - 1)) {
       const auto pg = static_cast<uint8_t>(__builtin_ctz(b));
@@ -99,6 +101,7 @@ void Switch::pfc_timers(Time now) {
       if (g.refresh_at() <= now) pfc_act(port, pg, g.on_timer(now, mmu_.xon_reached(port, pg)), now);
     }
   }
+  pfc_refresh_due_ = next_pfc_refresh();
 }
 
 Time Switch::next_pfc_refresh() const {
