@@ -17,6 +17,9 @@ constexpr uint32_t kPosIpLen = 8 + 2, kPosUdpLen = 28 + 4;
 constexpr uint32_t kPosOpcode = 36, kPosFlags = 37, kPosAckReq = 44, kPosPsn = 45;
 constexpr uint32_t kMaskedBase = 48;
 
+// A CNP's 16 reserved bytes; also the zero AETH of the ACK whose ICRC a template keeps.
+constexpr uint8_t kZeros[16] = {};
+
 uint32_t fold(uint32_t sum) {
   sum = (sum & 0xFFFF) + (sum >> 16);
   return (sum & 0xFFFF) + (sum >> 16);
@@ -234,8 +237,7 @@ FrameSpan FlowTemplate::build_full(const Hdr& h, uint8_t* frame) const {
 // CNP, whose every covered byte is constant, are computed here once; an ACK then takes one
 // look-up per PSN and AETH byte (f(M') = f(M) xor L(M xor M'), icrc_tables.h).
 void FlowTemplate::make_control_crcs() {
-  static constexpr uint8_t kZeros[16] = {};
-  uint8_t frame[kL2Bytes + kVlanBytes + kIpv4Bytes + kUdpBytes + kBthBytes + 16];
+  uint8_t frame[kL2Bytes + kVlanBytes + kIpv4Bytes + kUdpBytes + kBthBytes + sizeof kZeros];
   const Hdr ack = ack_hdr(AckFields{0, 0, 0, Ecn::Ect0, false}, kZeros);
   ack_crc_ = icrc(ack, vars_with_zero_psn(ack, frame, write_headers(ack, frame)).data());
   const Hdr cnp = cnp_hdr(Ecn::Ect0);
@@ -244,7 +246,7 @@ void FlowTemplate::make_control_crcs() {
 
 // icrc()'s per-packet header bytes of the frame whose headers are at `frame`, PSN zero.
 std::array<uint8_t, 10> FlowTemplate::vars_with_zero_psn(const Hdr& h, const uint8_t* frame,
-                                                   uint32_t ip_len) const {
+                                                         uint32_t ip_len) const {
   const uint8_t* ip = frame + l2_;
   const auto udp_len = static_cast<uint16_t>(ip_len - kIpv4Bytes);
   return {ip[2], ip[3], static_cast<uint8_t>(udp_len >> 8), static_cast<uint8_t>(udp_len),
@@ -259,7 +261,6 @@ FlowTemplate::Hdr FlowTemplate::ack_hdr(const AckFields& f, const uint8_t* aeth)
 // Reference §2.2: opcode 0x81, SE/M/PadCnt/TVer 0, BECN = 1, PSN 0, AckReq 0,
 // 16 zero bytes.
 FlowTemplate::Hdr FlowTemplate::cnp_hdr(Ecn ecn) {
-  static constexpr uint8_t kZeros[16] = {};
   return Hdr{op::kCnp, 0, Bth::kBecn, 0, 0, kZeros, 16, 0, ecn};
 }
 
@@ -273,8 +274,9 @@ FrameSpan FlowTemplate::build_ack(const AckFields& f, uint8_t* out) const {
   const IcrcTables& tb = *tables_;
   constexpr uint32_t m = kMaskedBase + 4;
   const uint32_t crc = ack_crc_ ^ tb.z(m - kPosPsn, psn[0]) ^ tb.z(m - kPosPsn - 1, psn[1]) ^
-                       tb.z(m - kPosPsn - 2, psn[2]) ^ tb.z(4, aeth[0]) ^ tb.z(3, aeth[1]) ^
-                       tb.z(2, aeth[2]) ^ tb.z(1, aeth[3]);
+                       tb.z(m - kPosPsn - 2, psn[2]) ^ tb.z(m - kMaskedBase, aeth[0]) ^
+                       tb.z(m - kMaskedBase - 1, aeth[1]) ^ tb.z(m - kMaskedBase - 2, aeth[2]) ^
+                       tb.z(m - kMaskedBase - 3, aeth[3]);
   return finish(h, out, ip_len, crc);
 }
 
