@@ -112,7 +112,7 @@ void FlowTemplate::make_full_frame() {
   static constexpr uint8_t kNoExt[1] = {};
   const Hdr h{0, full_flags(), 0, 0, 0, kNoExt, 0, spec_.path_mtu, Ecn::Ect0};
   const uint32_t ip_len = write_headers(h, full_hdr_);
-  full_crc_ = icrc(h, vars_with_zero_psn(h, full_hdr_, ip_len).data());
+  full_crc_ = icrc(h, header_vars(h, full_hdr_, ip_len).data());
   full_len_ = l2_ + ip_len;
 }
 
@@ -155,13 +155,18 @@ uint32_t FlowTemplate::write_headers(const Hdr& h, uint8_t* frame) const {
 
 FrameSpan FlowTemplate::build(const Hdr& h, uint8_t* frame) const {
   const uint32_t ip_len = write_headers(h, frame);
-  const uint16_t udp_len = static_cast<uint16_t>(ip_len - kIpv4Bytes);
+  return finish(h, frame, ip_len, icrc(h, header_vars(h, frame, ip_len).data()));
+}
+
+// icrc()'s per-packet header bytes (lengths, opcode, flags, AckReq, PSN) of the frame whose
+// headers write_headers() put at `frame`.
+std::array<uint8_t, 10> FlowTemplate::header_vars(const Hdr& h, const uint8_t* frame,
+                                                  uint32_t ip_len) const {
   const uint8_t* ip = frame + l2_;
   const uint8_t* bth = ip + kIpv4Bytes + kUdpBytes;
-  const uint8_t vars[10] = {ip[2], ip[3], static_cast<uint8_t>(udp_len >> 8),
-                            static_cast<uint8_t>(udp_len), h.opcode, h.bth_flags, h.ackreq,
-                            bth[9], bth[10], bth[11]};
-  return finish(h, frame, ip_len, icrc(h, vars));
+  const auto udp_len = static_cast<uint16_t>(ip_len - kIpv4Bytes);
+  return {ip[2], ip[3], static_cast<uint8_t>(udp_len >> 8), static_cast<uint8_t>(udp_len),
+          h.opcode, h.bth_flags, h.ackreq, bth[9], bth[10], bth[11]};
 }
 
 // After the headers: the pad, the ICRC, the INT trailer and the Ethernet padding.
@@ -239,18 +244,9 @@ FrameSpan FlowTemplate::build_full(const Hdr& h, uint8_t* frame) const {
 void FlowTemplate::make_control_crcs() {
   uint8_t frame[kL2Bytes + kVlanBytes + kIpv4Bytes + kUdpBytes + kBthBytes + sizeof kZeros];
   const Hdr ack = ack_hdr(AckFields{0, 0, 0, Ecn::Ect0, false}, kZeros);
-  ack_crc_ = icrc(ack, vars_with_zero_psn(ack, frame, write_headers(ack, frame)).data());
+  ack_crc_ = icrc(ack, header_vars(ack, frame, write_headers(ack, frame)).data());
   const Hdr cnp = cnp_hdr(Ecn::Ect0);
-  cnp_crc_ = icrc(cnp, vars_with_zero_psn(cnp, frame, write_headers(cnp, frame)).data());
-}
-
-// icrc()'s per-packet header bytes of the frame whose headers are at `frame`, PSN zero.
-std::array<uint8_t, 10> FlowTemplate::vars_with_zero_psn(const Hdr& h, const uint8_t* frame,
-                                                         uint32_t ip_len) const {
-  const uint8_t* ip = frame + l2_;
-  const auto udp_len = static_cast<uint16_t>(ip_len - kIpv4Bytes);
-  return {ip[2], ip[3], static_cast<uint8_t>(udp_len >> 8), static_cast<uint8_t>(udp_len),
-          h.opcode, h.bth_flags, h.ackreq, 0, 0, 0};
+  cnp_crc_ = icrc(cnp, header_vars(cnp, frame, write_headers(cnp, frame)).data());
 }
 
 FlowTemplate::Hdr FlowTemplate::ack_hdr(const AckFields& f, const uint8_t* aeth) const {
@@ -269,12 +265,12 @@ FrameSpan FlowTemplate::build_ack(const AckFields& f, uint8_t* out) const {
   store_be24(aeth + 1, f.msn & 0xFFFFFF);
   const Hdr h = ack_hdr(f, aeth);
   const uint32_t ip_len = write_headers(h, out);
-  const uint8_t* psn = out + l2_ + kIpv4Bytes + kUdpBytes + 9;
+  const uint8_t* bth = out + l2_ + kIpv4Bytes + kUdpBytes;
   // Distances from the end of the covered message (icrc()): m - position.
   const IcrcTables& tb = *tables_;
   constexpr uint32_t m = kMaskedBase + 4;
-  const uint32_t crc = ack_crc_ ^ tb.z(m - kPosPsn, psn[0]) ^ tb.z(m - kPosPsn - 1, psn[1]) ^
-                       tb.z(m - kPosPsn - 2, psn[2]) ^ tb.z(m - kMaskedBase, aeth[0]) ^
+  const uint32_t crc = ack_crc_ ^ tb.z(m - kPosPsn, bth[9]) ^ tb.z(m - kPosPsn - 1, bth[10]) ^
+                       tb.z(m - kPosPsn - 2, bth[11]) ^ tb.z(m - kMaskedBase, aeth[0]) ^
                        tb.z(m - kMaskedBase - 1, aeth[1]) ^ tb.z(m - kMaskedBase - 2, aeth[2]) ^
                        tb.z(m - kMaskedBase - 3, aeth[3]);
   return finish(h, out, ip_len, crc);

@@ -103,12 +103,13 @@ class FlowTemplate {
   uint32_t write_headers(const Hdr& h, uint8_t* frame) const;
   FrameSpan build(const Hdr& h, uint8_t* frame) const;
   uint32_t icrc(const Hdr& h, const uint8_t* masked_vars) const;
+  std::array<uint8_t, 10> header_vars(const Hdr& h, const uint8_t* frame, uint32_t ip_len) const;
   FrameSpan finish(const Hdr& h, uint8_t* frame, uint32_t ip_len, uint32_t crc) const;
   Hdr ack_hdr(const AckFields& f, const uint8_t* aeth) const;
   static Hdr cnp_hdr(Ecn ecn);
   // The ICRCs of the flow's ACK (PSN and AETH zero) and CNP, which do not change otherwise.
   void make_control_crcs();
-  std::array<uint8_t, 10> vars_with_zero_psn(const Hdr& h, const uint8_t* frame, uint32_t ip_len) const;
+
   // The full frame of a long message: payload = path MTU, no extended header, ECT(0).
   void make_full_frame();
   FrameSpan build_full(const Hdr& h, uint8_t* frame) const;
