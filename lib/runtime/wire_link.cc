@@ -108,7 +108,10 @@ void WireLink::push(Time arrival, rte_mbuf* frame) {
     std::abort();  // an internal sizing bug, not a user error
   }
   ring_[(head_ + count_) & mask_] = InFlight{arrival, frame};
-  if (++count_ == 1) *next_arrival_ = arrival;
+  if (++count_ == 1) {
+    *next_arrival_ = arrival;
+    if (arrival < *earliest_) *earliest_ = arrival;
+  }
   if (waker_ != nullptr) waker_->wake(receiver_, arrival);
 }
 
@@ -119,10 +122,12 @@ void WireLink::deliver(Time now, rte_mbuf* frame) {
   push(now, frame);
 }
 
-void WireLink::keep_next_arrival_in(Time* slot) {
+void WireLink::keep_next_arrival_in(Time* slot, Time* earliest) {
   Time* to = slot != nullptr ? slot : &own_next_arrival_;
   *to = *next_arrival_;
   next_arrival_ = to;
+  earliest_ = earliest != nullptr ? earliest : &own_earliest_;
+  if (*next_arrival_ < *earliest_) *earliest_ = *next_arrival_;
 }
 
 void WireLink::apply_pause(uint8_t priority, uint16_t quanta, Time now) {

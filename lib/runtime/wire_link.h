@@ -113,8 +113,11 @@ class WireLink {
   // by side rather than one link object each (nullptr: back in the link). The slot is
   // written where the member was, by the thread that owns the receiving end; the stage
   // gives it back (nullptr) before it goes, since the link may be drained after it.
+  // `earliest`, if given, is lowered to every arrival that becomes the head of an empty
+  // ring: a stage with many input links keeps the earliest of their next arrivals without
+  // a scan, and scans only when one is due (it finds the new earliest as it receives).
   Time next_arrival() const { return *next_arrival_; }
-  void keep_next_arrival_in(Time* slot);
+  void keep_next_arrival_in(Time* slot, Time* earliest = nullptr);
   // Moves up to `max` frames that have arrived by `now` into `out`; returns how many.
   uint32_t receive(Time now, rte_mbuf** out, uint32_t max);
   uint32_t in_flight() const { return count_; }
@@ -187,6 +190,8 @@ class WireLink {
   uint32_t count_ = 0;
   Time own_next_arrival_ = Time::never();
   Time* next_arrival_ = &own_next_arrival_;  // the head's arrival, or never
+  Time own_earliest_ = Time::never();
+  Time* earliest_ = &own_earliest_;  // lowered to each new head's arrival
   Waker* waker_ = nullptr;
   StageId receiver_ = kNoStage;
   LinkFaults* faults_ = nullptr;

@@ -69,7 +69,7 @@ Switch::Switch(SwitchConfig config, std::vector<PortLinks> links, runtime::MbufP
   shaper_next_.assign(n, Time::zero());
   egress_at_.assign(n, Time::never());
   rx_next_.assign(nports_, Time::never());
-  for (uint16_t p = 0; p < nports_; ++p) links_[p].rx->keep_next_arrival_in(&rx_next_[p]);
+  for (uint16_t p = 0; p < nports_; ++p) links_[p].rx->keep_next_arrival_in(&rx_next_[p], &rx_earliest_);
   aqm_.reserve(n * kPriorities);
   for (const PortConfig& p : config_.ports) {
     for (int q = 0; q < kPriorities; ++q)
@@ -98,33 +98,47 @@ void Switch::poll(Time now) {
   receive(now);
   if (pfc_refresh_due_ <= now) pfc_timers(now);  // tested here: skipped while none is due
   if (config_.pfcwd.enabled) watchdog(now);
+  if (egress_stale_ || egress_earliest_ <= now) transmit_due(now);
+}
+
+// Every port whose egress time has come sends; the scan finds the earliest time again.
+// A port's time that another port's transmit changes (an XON it sends) lowers the
+// earliest through note_egress(), or marks it stale, whether or not the scan has passed it.
+void Switch::transmit_due(Time now) {
+  egress_earliest_ = Time::never();
+  egress_stale_ = false;
   for (uint16_t p = 0; p < nports_; ++p) {
-    if (egress_at_[p] <= now) transmit(p, now);  // tested here: most ports wait most polls
+    if (egress_at_[p] <= now) transmit(p, now);
+    egress_earliest_ = std::min(egress_earliest_, egress_at_[p]);
+  }
+  if (egress_stale_) {  // rare: an XON's PFC frame delayed a port the scan had passed
+    egress_earliest_ = *std::min_element(egress_at_.begin(), egress_at_.end());
+    egress_stale_ = false;
   }
 }
 
-// Asked after every poll: the ports' times are compared as values (std::min of two Times
-// returns a reference, and the loop became a chain of dependent loads).
+// Asked after every poll; the ports' times are kept as their earliest (switch.h).
 Time Switch::next_deadline() const {
   RTB_DEBUG_ASSERT(pfc_refresh_due_ == next_pfc_refresh());
-  Time t = pfc_refresh_due_;
+  RTB_DEBUG_ASSERT(!egress_stale_ && egress_earliest_ == *std::min_element(egress_at_.begin(), egress_at_.end()));
+  RTB_DEBUG_ASSERT(rx_earliest_ == *std::min_element(rx_next_.begin(), rx_next_.end()));
+  Time t = std::min(pfc_refresh_due_, std::min(rx_earliest_, egress_earliest_));
   if (config_.pfcwd.enabled && wd_active()) t = std::min(t, next_wd_poll_);
-  uint64_t earliest = t.ps();
-  for (uint16_t p = 0; p < nports_; ++p) {
-    RTB_DEBUG_ASSERT(egress_at_[p] == (backlog_[p] != 0 ? egress_ready_at(p) : Time::never()));
-    const uint64_t rx = rx_next_[p].ps();
-    const uint64_t tx = egress_at_[p].ps();
-    earliest = std::min(earliest, std::min(rx, tx));
-  }
-  return Time::ps(earliest);
+  return t;
 }
 
 // --- ingress -----------------------------------------------------------------------
 
+// Every port whose next arrival has come receives; the scan finds the earliest again (no
+// frame the switch sends in the meantime can reach its own inputs).
 void Switch::receive(Time now) {
+  if (rx_earliest_ > now) return;
+  Time earliest = Time::never();
   for (uint16_t p = 0; p < nports_; ++p) {
     if (rx_next_[p] <= now) receive_port(p, now);  // tested here: most ports wait most polls
+    earliest = std::min(earliest, rx_next_[p]);
   }
+  rx_earliest_ = earliest;
 }
 
 // Kept out of receive(): inlined there, the ingress path's registers pushed the scan's port
@@ -335,7 +349,14 @@ void Switch::release(const QueuedFrame& f, uint16_t port, uint8_t queue, Time no
 // storm_detected). So a poll visits only the ports that may send, and next_deadline()
 // reads one value per port instead of each backlogged port's wire and pauses.
 void Switch::note_egress(uint16_t port) {
-  egress_at_[port] = backlog_[port] != 0 ? egress_ready_at(port) : Time::never();
+  const Time before = egress_at_[port];
+  const Time t = backlog_[port] != 0 ? egress_ready_at(port) : Time::never();
+  egress_at_[port] = t;
+  if (t < egress_earliest_) {
+    egress_earliest_ = t;
+  } else if (t > before && before == egress_earliest_) {
+    egress_stale_ = true;  // the earliest may have moved later: a bound until the next scan
+  }
 }
 
 Time Switch::egress_ready_at(uint16_t port) const {
@@ -392,6 +413,8 @@ uint32_t Switch::drain() {
     backlog_[p] = 0;
     egress_at_[p] = Time::never();
   }
+  egress_earliest_ = Time::never();
+  egress_stale_ = false;
   return n;
 }
 

@@ -79,6 +79,7 @@ class Switch final : public runtime::Stage {
   void receive_port(uint16_t port, Time now);
   void ingress(uint16_t port, rte_mbuf* m, Time now);
   bool enqueue(uint16_t port, rte_mbuf* m, const FrameInfo& info, Time now);
+  void transmit_due(Time now);
   void transmit(uint16_t port, Time now);
   int pick_queue(uint16_t port, Time now);
   void mark_at_dequeue(const QueuedFrame& f, uint64_t depth, uint16_t port, uint8_t queue, Time now);
@@ -121,6 +122,15 @@ class Switch final : public runtime::Stage {
   std::vector<Time> shaper_next_;
   std::vector<Time> egress_at_;           // per port: egress_ready_at(), never without a backlog
   std::vector<Time> rx_next_;             // per port: its input link's next arrival, kept there
+  // The earliest of egress_at_ and of rx_next_, so that a poll scans the ports only when
+  // one of them is due and next_deadline() scans none. rx_earliest_ is lowered by the
+  // links and found again by each receive scan; egress_earliest_ is lowered by
+  // note_egress(), and when a port's time that may have been the earliest moves later it
+  // only bounds it from below (egress_stale_) until the transmit scan of the same poll
+  // finds it again.
+  Time rx_earliest_ = Time::never();
+  Time egress_earliest_ = Time::never();
+  bool egress_stale_ = false;
   std::vector<uint8_t> int_rate_code_;    // per port: its line rate as an INT record code
   std::vector<const QosMaps*> maps_;      // per ingress port: its maps (config_'s)
   std::vector<uint8_t> pfc_enable_;       // per port: PORT_QOS_MAP pfc_enable bits
