@@ -16,7 +16,7 @@ StageId VirtualScheduler::add(Stage& stage) {
   stage.set_id(id);
   slots_.push_back(Slot{&stage, Time::never(), uint64_t{id} << kGenerationBits});
   ++stages_;
-  if (stages_ == kScanStages + 1) build_heap();  // from now on the heap orders
+  if (stages_ == scan_up_to_ + 1) build_heap();  // from now on the heap orders
   schedule(id, stage.next_deadline());
   return id;
 }
@@ -26,7 +26,7 @@ void VirtualScheduler::schedule(StageId id, Time at) {
   Slot& slot = slots_[id];
   slot.scheduled = at;
   if (scanning()) return;
-  slot.key = (uint64_t{id} << kGenerationBits) | ((slot.key + 1) & kGenerationMask);
+  slot.key = next_key(slot.key);
   if (!at.is_never()) push(Entry{at, slot.key});
 }
 
@@ -34,7 +34,7 @@ void VirtualScheduler::schedule(StageId id, Time at) {
 void VirtualScheduler::build_heap() {
   for (StageId id = 0; id < stages_; ++id) {
     Slot& slot = slots_[id];
-    slot.key = (uint64_t{id} << kGenerationBits) | ((slot.key + 1) & kGenerationMask);
+    slot.key = next_key(slot.key);
     if (!slot.scheduled.is_never()) push(Entry{slot.scheduled, slot.key});
   }
 }
@@ -59,26 +59,47 @@ void VirtualScheduler::push(Entry e) {
 void VirtualScheduler::pop() {
   const Entry last = heap_.back();
   heap_.pop_back();
+  if (!heap_.empty()) replace_root(last);
+}
+
+// The root's entry replaced by `e`, sifted down into place.
+void VirtualScheduler::replace_root(Entry e) {
   const size_t n = heap_.size();
-  if (n == 0) return;
   size_t i = 0;
   for (;;) {
     size_t child = 2 * i + 1;
     if (child >= n) break;
     if (child + 1 < n && heap_[child + 1].before(heap_[child])) ++child;
-    if (!heap_[child].before(last)) break;
+    if (!heap_[child].before(e)) break;
     heap_[i] = heap_[child];
     i = child;
   }
-  heap_[i] = last;
+  heap_[i] = e;
 }
 
-// Polls stage `id` at `at`, then records its next deadline. With a heap, the stage is
-// polled again at once while that deadline is due before every heap entry (live or
-// stale: a stale one only makes this path give way to the heap).
+// The earliest entry that is not the polled stage's own (`polled`, at the root unless an
+// entry pushed during the poll went above it), or nothing.
+const VirtualScheduler::Entry* VirtualScheduler::first_other(uint64_t polled) const {
+  if (heap_.empty()) return nullptr;
+  if (heap_.front().key != polled) return &heap_.front();
+  if (heap_.size() == 1) return nullptr;
+  if (heap_.size() == 2 || heap_[1].before(heap_[2])) return &heap_[1];
+  return &heap_[2];
+}
+
+uint64_t VirtualScheduler::next_key(uint64_t key) {
+  return (key & ~kGenerationMask) | ((key + 1) & kGenerationMask);
+}
+
+// Polls stage `id` at `at`, then records its next deadline. With a heap, the stage's entry
+// stays at the root while it is polled and is then replaced by its next one (one sift
+// down, where a pop and a push took two); a stage is polled again at once while that
+// deadline is due before every other entry (live or stale: a stale one only makes this
+// path give way to the heap).
 void VirtualScheduler::poll_stage(StageId id, Time at, Time until, RunStats& stats) {
   Slot& slot = slots_[id];
   Stage& stage = *slot.stage;
+  const uint64_t polled = slot.key;  // its root entry's key (heap)
   for (;;) {
     now_ = at;
     slot.scheduled = Time::never();
@@ -87,16 +108,37 @@ void VirtualScheduler::poll_stage(StageId id, Time at, Time until, RunStats& sta
     ++stats.polls;
     Time next = stage.next_deadline();
     if (next < now_) next = now_;
-    if (next >= slot.scheduled) return;  // never, or a wake during the poll came first
-    const Entry mine{next, (uint64_t{id} << kGenerationBits)};
-    if (!scanning() && next <= until && (heap_.empty() || mine.before(heap_.front()))) {
-      slot.key = (uint64_t{id} << kGenerationBits) | ((slot.key + 1) & kGenerationMask);
-      at = next;  // the bump above retires an entry a wake during the poll pushed
+    if (next >= slot.scheduled) {  // never, or a wake during the poll came first
+      if (!scanning()) retire(id, polled);
+      return;
+    }
+    if (scanning()) {
+      schedule(id, next);
+      return;
+    }
+    slot.key = next_key(slot.key);  // retires an entry a wake during the poll pushed
+    const Entry mine{next, slot.key};
+    const Entry* other = first_other(polled);
+    if (next <= until && (other == nullptr || mine.before(*other))) {
+      at = next;
       continue;
     }
-    schedule(id, next);
+    slot.scheduled = next;
+    if (!heap_.empty() && heap_.front().key == polled) {
+      replace_root(mine);
+    } else {
+      push(mine);
+    }
     return;
   }
+}
+
+// A polled stage with nothing scheduled: its root entry, if still live, becomes stale, and
+// goes if it is still the root.
+void VirtualScheduler::retire(StageId id, uint64_t polled) {
+  Slot& slot = slots_[id];
+  if (slot.key == polled) slot.key = next_key(slot.key);
+  if (!heap_.empty() && heap_.front().key == polled) pop();
 }
 
 void VirtualScheduler::run_heap(Time until, RunStats& stats) {
@@ -107,10 +149,12 @@ void VirtualScheduler::run_heap(Time until, RunStats& stats) {
       now_ = until;  // stopped by the duration: the run covered [start, until]
       return;
     }
-    pop();
     const StageId id = e.stage();
-    if (e.key != slots_[id].key) continue;  // superseded by an earlier wake
-    poll_stage(id, e.at, until, stats);
+    if (e.key != slots_[id].key) {  // superseded by an earlier wake
+      pop();
+      continue;
+    }
+    poll_stage(id, e.at, until, stats);  // replaces or removes the root entry
   }
   if (stats.polls > 0) last_polled_ = now_;
   stats.idle = true;

@@ -8,8 +8,9 @@
 // a stage has one live entry, (time, stage id) orders live entries completely, so an
 // entry is 16 bytes: the time and one key holding the stage id above the generation.
 //
-// A stage whose next deadline comes before every entry in the heap is polled again at
-// once, without a push and a pop: the order of polls is the one the heap would give.
+// A polled stage's entry stays at the root until its next deadline replaces it (one sift
+// down instead of a pop and a push). A stage whose next deadline comes before every other
+// entry is polled again at once: the order of polls is the one the heap would give.
 //
 // With few stages (up to kScanStages, e.g. a single-switch incast) there is no heap: the
 // next event is found by scanning every stage's deadline in id order, which gives the
@@ -35,7 +36,14 @@ struct RunStats {
 };
 
 class VirtualScheduler final : public Waker {
+  static constexpr uint32_t kScanStages = 16;
+
+
  public:
+  // Up to `scan_up_to` stages the next event is found by a scan, past it by the heap (the
+  // two give the same order; tests compare them on one run).
+  explicit VirtualScheduler(uint32_t scan_up_to = kScanStages) : scan_up_to_(scan_up_to) {}
+
   // Stage ids are given in the order stages are added.
   StageId add(Stage& stage);
   void wake(StageId stage, Time at) override;
@@ -66,17 +74,21 @@ class VirtualScheduler final : public Waker {
     Time scheduled = Time::never();
     uint64_t key = 0;  // of the live entry: stage id and generation
   };
-  static constexpr size_t kScanStages = 16;
-  bool scanning() const { return stages_ <= kScanStages; }
+  bool scanning() const { return stages_ <= scan_up_to_; }
   void schedule(StageId id, Time at);
   void poll_stage(StageId id, Time at, Time until, RunStats& stats);
   void push(Entry e);
   void pop();
+  void replace_root(Entry e);
+  const Entry* first_other(uint64_t polled) const;
+  void retire(StageId id, uint64_t polled);
+  static uint64_t next_key(uint64_t key);
   void run_heap(Time until, RunStats& stats);
   void run_scan(Time until, RunStats& stats);
   void build_heap();
 
   std::vector<Slot> slots_;
+  uint32_t scan_up_to_;
   uint32_t stages_ = 0;  // slots_.size(), kept as a count: the hot loops read it every turn
   std::vector<Entry> heap_;  // binary min-heap by before(), beyond kScanStages stages
   Time now_;

@@ -71,8 +71,10 @@ TEST(VirtualScheduler, IdleAtOnceWithNothingToDo) {
 // own generator; a ring of these makes a randomized multi-stage run.
 class RandomRelay final : public Stage {
  public:
-  RandomRelay(std::string name, WireLink& in, WireLink& out, Rng rng)
-      : Stage(std::move(name)), in_(in), out_(out), rng_(rng) {}
+  // Holds for a random time under 500 ns, or in steps of `hold_step` (many frames due at
+  // one instant: ties the scheduler orders by stage id).
+  RandomRelay(std::string name, WireLink& in, WireLink& out, Rng rng, Time hold_step = Time::zero())
+      : Stage(std::move(name)), in_(in), out_(out), rng_(rng), hold_step_(hold_step) {}
   void seed_frame(rte_mbuf* m) { held_.push_back({Time::zero(), m}); }
   void poll(Time now) override {
     rte_mbuf* burst[8];
@@ -82,7 +84,9 @@ class RandomRelay final : public Stage {
         rte_pktmbuf_free(burst[i]);
         continue;
       }
-      held_.push_back({now + Time::ns(rng_.uniform_int(500)), burst[i]});
+      const Time hold = hold_step_ == Time::zero() ? Time::ns(rng_.uniform_int(500))
+                                                   : hold_step_ * rng_.uniform_int(5);
+      held_.push_back({now + hold, burst[i]});
     }
     for (auto it = held_.begin(); it != held_.end() && out_.can_send(now);) {
       if (it->until <= now) {
@@ -111,24 +115,31 @@ class RandomRelay final : public Stage {
   WireLink& in_;
   WireLink& out_;
   Rng rng_;
+  Time hold_step_;
   std::deque<Held> held_;
   uint32_t hops_ = 0;
 };
 
-std::vector<Event> run_ring(uint64_t seed) {
-  constexpr int kStages = 6;
+struct Ring {
+  int stages = 6;
+  uint32_t scan_up_to = 16;  // VirtualScheduler's default
+  Time hold_step = Time::zero();
+};
+
+std::vector<Event> run_ring(uint64_t seed, Ring ring = {}) {
+  const int kStages = ring.stages;
   std::vector<std::unique_ptr<WireLink>> links;
   for (int i = 0; i < kStages; ++i) {
     links.push_back(std::make_unique<WireLink>(
-        WireLinkConfig{"l" + std::to_string(i), Rate::gbps(25), Time::ns(3 * i), Bytes(9'216)}));
+        WireLinkConfig{"l" + std::to_string(i), Rate::gbps(25), Time::ns(3 * (i % 8)), Bytes(9'216)}));
   }
   std::vector<std::unique_ptr<RandomRelay>> relays;
   for (int i = 0; i < kStages; ++i) {
     relays.push_back(std::make_unique<RandomRelay>("r" + std::to_string(i), *links[i],
-                                                   *links[(i + 1) % kStages], Rng(seed, i)));
-    relays.back()->seed_frame(testing::make_frame(64 + 100 * i));
+                                                   *links[(i + 1) % kStages], Rng(seed, i), ring.hold_step));
+    relays.back()->seed_frame(testing::make_frame(64 + 100 * (i % 8)));
   }
-  VirtualScheduler s;
+  VirtualScheduler s(ring.scan_up_to);
   for (auto& r : relays) s.add(*r);
   for (int i = 0; i < kStages; ++i) links[i]->connect_receiver(&s, relays[i]->id());
   std::vector<Event> log;
@@ -144,6 +155,20 @@ TEST(VirtualScheduler, RandomizedRunsAreDeterministic) {
   EXPECT_EQ(first, second);
   const std::vector<Event> other = run_ring(8);
   EXPECT_NE(first, other) << first.size() << " events vs " << other.size();  // the seed matters
+  EXPECT_EQ(testing::frames_in_use(), 0u);
+}
+
+// The heap (many stages) and the scan (few) are two ways to one order: a ring too large
+// for the scan, run by each, polls the same stages at the same instants.
+TEST(VirtualScheduler, TheHeapPollsInTheScansOrder) {
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    for (const Time step : {Time::zero(), Time::ns(100)}) {
+      const std::vector<Event> by_heap = run_ring(seed, Ring{40, 0, step});
+      const std::vector<Event> by_scan = run_ring(seed, Ring{40, 1'000, step});
+      EXPECT_GT(by_heap.size(), 1000u);
+      ASSERT_EQ(by_heap, by_scan) << "seed " << seed << ", hold step " << step.ps() << " ps";
+    }
+  }
   EXPECT_EQ(testing::frames_in_use(), 0u);
 }
 
