@@ -36,10 +36,9 @@ struct RunStats {
 };
 
 class VirtualScheduler final : public Waker {
-  static constexpr uint32_t kScanStages = 16;
-
-
  public:
+  static constexpr uint32_t kScanStages = 16;  // the default scan limit (see the top)
+
   // Up to `scan_up_to` stages the next event is found by a scan, past it by the heap (the
   // two give the same order; tests compare them on one run).
   explicit VirtualScheduler(uint32_t scan_up_to = kScanStages) : scan_up_to_(scan_up_to) {}

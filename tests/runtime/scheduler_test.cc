@@ -122,7 +122,7 @@ class RandomRelay final : public Stage {
 
 struct Ring {
   int stages = 6;
-  uint32_t scan_up_to = 16;  // VirtualScheduler's default
+  uint32_t scan_up_to = VirtualScheduler::kScanStages;
   Time hold_step = Time::zero();
 };
 
