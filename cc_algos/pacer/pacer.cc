@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <bit>
 #include <cassert>
 
 namespace rtb::cc {
@@ -10,6 +11,11 @@ namespace rtb::cc {
 namespace {
 constexpr uint64_t kPsPerSecond = 1'000'000'000'000ULL;
 constexpr uint32_t kMaxFlows = 1u << 28;
+// Lane entries: room for every flow twice (a live entry and a stale one each), within
+// 16..8192 (128 KiB). A filing the full lane cannot take goes to the wheel.
+uint64_t lane_size(uint32_t max_flows) {
+  return std::bit_ceil(std::clamp<uint64_t>(uint64_t{2} * max_flows, 16, 8192));
+}
 }  // namespace
 
 Expected<Pacer> Pacer::create(const PacerConfig& c) {
@@ -39,13 +45,16 @@ Pacer::Pacer(const PacerConfig& c)
       bucket_stale_(bucket_mask_ + 1, 0),
       width_ps_(c.slot_width.ps()),
       mask_((uint64_t{1} << c.slots_log2) - 1),
-      lag_ps_(c.max_lag.ps() == 0 ? c.slot_width.ps() : c.max_lag.ps()) {}
+      lag_ps_(c.max_lag.ps() == 0 ? c.slot_width.ps() : c.max_lag.ps()),
+      lane_(lane_size(c.max_flows)),
+      lane_mask_(lane_.size() - 1) {}
 
 size_t Pacer::wheel_bytes() const {
   const uint64_t lists = fine_ + bucket_mask_ + 1;
   const uint64_t per_list_chunks = std::min<uint64_t>(lists, flows_.size());
   return lists * sizeof(ChunkLists::List) + per_list_chunks * sizeof(ChunkLists::Chunk) +
-         (bucket_mask_ + 1) * (sizeof(uint64_t) + sizeof(uint32_t)) + lists / 8 * 65 / 64;
+         (bucket_mask_ + 1) * (sizeof(uint64_t) + sizeof(uint32_t)) + lists / 8 * 65 / 64 +
+         lane_.size() * sizeof(LaneEntry);
 }
 
 // File f at the tail of the list of its next send time: never before the cursor, and at
@@ -56,8 +65,15 @@ void Pacer::insert(FlowIndex f) {
   Flow& fl = flows_[f];
   const uint64_t slot = abs_slot(fl.next_send_ps);
   const uint64_t target = std::min(std::max(slot, cursor_), cursor_ + mask_);
-  const auto fine_slot = static_cast<uint16_t>(target & (fine_ - 1));
   ++fl.ticket;
+  fl.state = kWaiting;
+  if (target >= slot && lane_takes(target)) {  // in time order, and not parked
+    lane_[lane_tail_++ & lane_mask_] = LaneEntry{target, f, fl.ticket};
+    fl.list = kLaneList;
+    ++lane_filings_;
+    return;
+  }
+  const auto fine_slot = static_cast<uint16_t>(target & (fine_ - 1));
   uint32_t list = fine_slot;
   if (span(target) == span(cursor_)) {
     if (lists_.list(list).live == 0) fine_busy_.set(list);
@@ -72,7 +88,6 @@ void Pacer::insert(FlowIndex f) {
     }
   }
   fl.list = list & 0xffffff;
-  fl.state = kWaiting;
   // In a bucket, only a parked flow's target differs from the slot of its send time (a
   // late flow's target is the cursor, in the fine wheel).
   file(list, Entry{f, fl.ticket, target == slot || list < fine_ ? fine_slot : kParked});
@@ -97,9 +112,36 @@ uint32_t Pacer::list_of(const Flow& fl) const {
   return span(slot) == span(cursor_) ? static_cast<uint32_t>(slot & (fine_ - 1)) : fl.list;
 }
 
+// The lane takes a filing while the wheel has no live flow (so that every lane entry was
+// filed before every wheel entry), in slot order, and while it has room.
+bool Pacer::lane_takes(uint64_t target) const {
+  return wheel_empty() && lane_tail_ - lane_head_ <= lane_mask_ &&
+         (lane_empty() || lane_[(lane_tail_ - 1) & lane_mask_].slot <= target);
+}
+
+// Drops stale entries from both ends of the lane: its front gives next_deadline(), and its
+// back the slot a filing must not precede.
+void Pacer::trim_lane() {
+  while (!lane_empty() && !lane_live(lane_[lane_head_ & lane_mask_])) ++lane_head_;
+  while (!lane_empty() && !lane_live(lane_[(lane_tail_ - 1) & lane_mask_])) --lane_tail_;
+}
+
+FlowIndex Pacer::release_lane_front() {
+  const LaneEntry e = lane_[lane_head_++ & lane_mask_];
+  cursor_ = e.slot;  // nothing waits in an earlier slot (poll() compares with the wheel)
+  flows_[e.flow].state = kReleased;
+  trim_lane();
+  return e.flow;
+}
+
 // Lazy removal: f's entry stays in its list, stale because f is no longer waiting.
 void Pacer::remove(FlowIndex f) {
   Flow& fl = flows_[f];
+  if (fl.list == kLaneList) {
+    fl.state = kIdle;
+    trim_lane();
+    return;
+  }
   const uint32_t list = list_of(fl);
   if (list >= fine_) ++bucket_stale_[list - fine_];
   leave(list);
@@ -151,10 +193,14 @@ uint64_t Pacer::next_bucket() const {
 }
 
 Time Pacer::next_deadline() const {
-  const uint64_t s = next_fine();
-  if (s != UINT64_MAX) return Time::ps(s * width_ps_);
-  const uint64_t b = next_bucket();
-  return b == SlotBitmap::kNone ? Time::never() : Time::ps(bucket_min_[b] * width_ps_);
+  if (wheel_empty()) return lane_empty() ? Time::never() : Time::ps(lane_front() * width_ps_);
+  uint64_t s = next_fine();
+  if (s == UINT64_MAX) {
+    const uint64_t b = next_bucket();
+    if (b != SlotBitmap::kNone) s = bucket_min_[b];
+  }
+  s = std::min(s, lane_front());
+  return s == UINT64_MAX ? Time::never() : Time::ps(s * width_ps_);
 }
 
 // Join the wheel at max(now, next): time spent unable to send earns nothing.
@@ -206,21 +252,39 @@ void Pacer::set_rate(FlowIndex f, Rate rate, Time now) {
 }
 
 // Releases in time order: the live fine slots of the cursor's span up to now, then, when
-// the span holds no more, the next span whose bucket has started by now is cascaded.
+// the span holds no more, the next span whose bucket has started by now is cascaded. The
+// lane's front goes first when its slot is no later (it was filed before the wheel's
+// flows); a bucket starting in the front's slot is cascaded first, so that the cursor
+// never enters a span whose bucket is still to be cascaded.
 size_t Pacer::poll(Time now, std::span<FlowIndex> out) {
   const uint64_t now_slot = abs_slot(now.ps());
   size_t n = 0;
   while (n < out.size()) {
+    const uint64_t lane = lane_front();
+    if (wheel_empty()) {
+      if (lane > now_slot) break;
+      out[n++] = release_lane_front();
+      continue;
+    }
     const uint64_t s = next_fine();
     if (s != UINT64_MAX) {
-      if (s > now_slot) break;
+      if (std::min(s, lane) > now_slot) break;
+      if (lane <= s) {
+        out[n++] = release_lane_front();
+        continue;
+      }
       cursor_ = s;
       n += drain(s, out.subspan(n));
       continue;
     }
     const uint64_t b = next_bucket();
-    if (b == SlotBitmap::kNone) break;
-    const uint64_t start = bucket_min_[b] & ~uint64_t{fine_ - 1};
+    const uint64_t start =
+        b == SlotBitmap::kNone ? UINT64_MAX : bucket_min_[b] & ~uint64_t{fine_ - 1};
+    if (lane < start) {
+      if (lane > now_slot) break;
+      out[n++] = release_lane_front();
+      continue;
+    }
     if (start > now_slot) break;
     cursor_ = start;  // the fine wheel is empty: it moves on to the bucket's span
     cascade(b);

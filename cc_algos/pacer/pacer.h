@@ -34,6 +34,15 @@
 //    leaves the wheel, and when ready again its next send time is max(now, next), so it
 //    never bursts to "catch up". A ready flow that the host serves late may fall behind
 //    its schedule by at most max_lag before the schedule restarts at now.
+//  - a lane in front of the wheel: while the wheel holds no live flow, a filing no earlier
+//    than the lane's last one is appended to a plain ring of (slot, flow, ticket) instead.
+//    Every live lane entry was filed before every live wheel entry (the lane only grows
+//    while the wheel is empty), so releasing by slot with the lane first at a tie keeps
+//    the wheel's order: by slot, FIFO within a slot. Flows at one rate, the usual case, are
+//    filed in time order and never touch the wheel's lists and bitmaps; the first filing
+//    out of order goes to the wheel, and the lane grows again once the wheel has emptied.
+//    The lane's stale entries are dropped from both ends as flows leave, so its front is
+//    live and next_deadline() stays exact;
 // Flows are released at the start of their slot (up to one slot width early); the send
 // times themselves stay exact, so rates do not drift. next_deadline() is exact while the
 // next flow is in the cursor's span; beyond it, it is its bucket's earliest filing, which
@@ -100,11 +109,13 @@ class Pacer {
     constexpr uint64_t n = 4 * ChunkLists::kPerChunk;
     return sizeof(Flow) + (ChunkLists::chunks_for(n, 0) * sizeof(ChunkLists::Chunk) + n - 1) / n;
   }
-  // The list headers, bitmaps, bucket bounds and stale counts, and the pool's one chunk per
-  // list.
+  // The list headers, bitmaps, bucket bounds and stale counts, the pool's one chunk per
+  // list, and the lane.
   size_t wheel_bytes() const;
   // Times the chunk pool ran dry and stale entries were swept out (a counted event).
   uint64_t compactions() const { return compactions_; }
+  // Filings the lane took instead of the wheel (see the top note).
+  uint64_t lane_filings() const { return lane_filings_; }
   size_t free_chunks() const { return lists_.free_chunks(); }
 
  private:
@@ -120,6 +131,12 @@ class Pacer {
   };
   static_assert(sizeof(Flow) == 32);
   using Entry = ChunkLists::Entry;
+  struct LaneEntry {
+    uint64_t slot;  // absolute: the slot the flow was filed for
+    FlowIndex flow;
+    uint16_t ticket;
+  };
+  static constexpr uint32_t kLaneList = 0xffffff;  // Flow::list of a flow filed in the lane
   static constexpr uint16_t kParked = UINT16_MAX;  // Entry::slot of a flow beyond the horizon
   static constexpr size_t kBatch = 16;  // drained entries whose records are fetched together
 
@@ -158,6 +175,19 @@ class Pacer {
   void move_to_fine(uint32_t list);
   void refile_live(uint32_t list);
   void schedule_from(FlowIndex f, Time now);
+  bool wheel_empty() const { return fine_busy_.empty() && bucket_busy_.empty(); }
+  bool lane_live(const LaneEntry& e) const {
+    const Flow& fl = flows_[e.flow];
+    return current(fl, Entry{e.flow, e.ticket, 0}) && fl.list == kLaneList;
+  }
+  bool lane_empty() const { return lane_head_ == lane_tail_; }
+  // The slot of the lane's first entry (live: see trim_lane), or UINT64_MAX.
+  uint64_t lane_front() const {
+    return lane_empty() ? UINT64_MAX : lane_[lane_head_ & lane_mask_].slot;
+  }
+  bool lane_takes(uint64_t target) const;
+  void trim_lane();
+  FlowIndex release_lane_front();
 
   std::vector<Flow, HugePageAllocator<Flow>> flows_;
   uint32_t fine_log2_;
@@ -173,6 +203,11 @@ class Pacer {
   uint64_t lag_ps_;
   uint64_t cursor_ = 0;  // absolute slot: no flow waits in an earlier slot; the fine wheel
                          // holds the span of the cursor, buckets the later spans
+  std::vector<LaneEntry> lane_;  // a ring of a power-of-two size, in slot order
+  uint64_t lane_mask_;
+  uint64_t lane_head_ = 0;  // entries [head, tail), counted from the start (never wrap)
+  uint64_t lane_tail_ = 0;
+  uint64_t lane_filings_ = 0;
   uint64_t compactions_ = 0;
 };
 

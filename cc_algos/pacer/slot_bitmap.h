@@ -21,7 +21,13 @@ class SlotBitmap {
       levels_.emplace_back(words, 0);
       n = words;
     } while (n > 1);
+    top_ = levels_.back().data();
   }
+  // The levels' buffers move with the bitmap; a copy would need its own top_.
+  SlotBitmap(SlotBitmap&&) = default;
+  SlotBitmap& operator=(SlotBitmap&&) = default;
+  SlotBitmap(const SlotBitmap&) = delete;
+  SlotBitmap& operator=(const SlotBitmap&) = delete;
 
   void set(uint64_t i) {
     for (auto& level : levels_) {
@@ -43,6 +49,7 @@ class SlotBitmap {
   }
 
   bool test(uint64_t i) const { return (levels_[0][i >> 6] >> (i & 63)) & 1; }
+  bool empty() const { return *top_ == 0; }  // the top level is one word
 
   // The first set bit at index >= i, or kNone. The usual answer lies in i's own word, or
   // nowhere (an empty wheel level): both are told inline, and only the rest climbs the
@@ -52,7 +59,7 @@ class SlotBitmap {
     if ((i >> 6) >= words.size()) return kNone;
     const uint64_t bits = words[i >> 6] & (~uint64_t{0} << (i & 63));
     if (bits != 0) return (i & ~uint64_t{63}) | static_cast<uint64_t>(std::countr_zero(bits));
-    if (levels_.back()[0] == 0) return kNone;  // the top level is one word: no bit is set
+    if (empty()) return kNone;
     return find(0, i);
   }
 
@@ -69,6 +76,7 @@ class SlotBitmap {
   }
 
   std::vector<std::vector<uint64_t>> levels_;
+  const uint64_t* top_;  // levels_.back()[0], read by every empty() without the indirections
 };
 
 }  // namespace rtb::cc

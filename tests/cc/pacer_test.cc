@@ -270,12 +270,14 @@ TEST(Pacer, CascadedFlowsKeepTheirOrderBeforeLaterFilings) {
 
 // A bucket's deadline is its earliest filing: a lower bound, early when that flow has left
 // since. A poll at it releases nothing and cascades the bucket; the deadline is then exact.
+// (Flow 2 takes the lane first, so that flows 0 and 1, filed out of order, go to the wheel.)
 TEST(Pacer, BucketDeadlineIsALowerBoundThatAPollMakesExact) {
-  Pacer p = make(2);
-  p.set_rate(0, Rate::gbps(1), Time::zero());
-  p.set_rate(1, Rate::gbps(1), Time::zero());
+  Pacer p = make(3);
+  for (FlowIndex f = 0; f < 3; ++f) p.set_rate(f, Rate::gbps(1), Time::zero());
+  p.ready(2, Time::us(50));  // the lane
   p.ready(0, Time::us(30));  // slot 300, span 1
   p.ready(1, Time::us(40));  // slot 400, span 1
+  EXPECT_EQ(p.lane_filings(), 1u);
   EXPECT_EQ(p.next_deadline(), Time::us(30));
   p.block(0);
   EXPECT_EQ(p.next_deadline(), Time::us(30));
@@ -284,17 +286,60 @@ TEST(Pacer, BucketDeadlineIsALowerBoundThatAPollMakesExact) {
   EXPECT_EQ(p.next_deadline(), Time::us(40));
   ASSERT_EQ(p.poll(Time::us(40), out), 1u);
   EXPECT_EQ(out[0], 1u);
+  EXPECT_EQ(p.next_deadline(), Time::us(50));
+  ASSERT_EQ(p.poll(Time::us(50), out), 1u);
+  EXPECT_EQ(out[0], 2u);
   EXPECT_TRUE(p.next_deadline().is_never());
+}
+
+// The lane drops the stale entries at its front: a flow that left makes no early deadline,
+// and the lane's next flow is released at its own slot.
+TEST(Pacer, LaneDeadlineIsExactAfterItsFrontLeaves) {
+  Pacer p = make(3);
+  for (FlowIndex f = 0; f < 3; ++f) p.set_rate(f, Rate::gbps(1), Time::zero());
+  p.ready(0, Time::us(30));
+  p.ready(1, Time::us(40));
+  p.ready(2, Time::us(40));
+  EXPECT_EQ(p.lane_filings(), 3u);
+  p.block(0);
+  EXPECT_EQ(p.next_deadline(), Time::us(40));
+  p.block(2);  // the lane's back is flow 1 again: a filing before 40 us goes to the wheel
+  p.ready(0, Time::us(35));
+  EXPECT_EQ(p.lane_filings(), 3u);
+  EXPECT_EQ(p.next_deadline(), Time::us(35));
+  std::array<FlowIndex, 4> out;
+  ASSERT_EQ(p.poll(Time::us(40), out), 2u);
+  EXPECT_THAT(std::vector<FlowIndex>(out.begin(), out.begin() + 2), ::testing::ElementsAre(0u, 1u));
+  EXPECT_TRUE(p.next_deadline().is_never());
+}
+
+// Flows filed in the lane before the wheel took its first flow leave first within a slot;
+// a wheel flow in an earlier slot leaves before them.
+TEST(Pacer, LaneAndWheelReleaseBySlotThenFilingOrder) {
+  Pacer p = make(4);
+  for (FlowIndex f = 0; f < 4; ++f) p.set_rate(f, Rate::gbps(1), Time::zero());
+  p.ready(0, Time::us(2));  // the lane
+  p.ready(1, Time::us(1));  // out of order: the wheel
+  p.ready(2, Time::us(2));  // the wheel holds a flow: the wheel
+  p.ready(3, Time::us(2));
+  EXPECT_EQ(p.lane_filings(), 1u);
+  std::array<FlowIndex, 8> out;
+  ASSERT_EQ(p.poll(Time::us(2), out), 4u);
+  EXPECT_THAT(std::vector<FlowIndex>(out.begin(), out.begin() + 4),
+              ::testing::ElementsAre(1u, 0u, 2u, 3u));
+  p.ready(3, Time::us(3));  // the wheel is empty again: the lane takes filings
+  EXPECT_EQ(p.lane_filings(), 2u);
 }
 
 // A handful of flows churning in one slot fills the small chunk pool with stale entries:
 // the pacer compacts (a counted event) and loses nothing; the drained wheel gives every
 // chunk back.
 TEST(Pacer, ChunkExhaustionCompactsAndLosesNothing) {
-  constexpr uint32_t kFlows = 3;
+  constexpr uint32_t kFlows = 4;
   Pacer p = make(kFlows);
   const size_t pool = p.free_chunks();
   for (FlowIndex f = 0; f < kFlows; ++f) p.set_rate(f, Rate::gbps(1), Time::zero());
+  p.ready(3, Time::us(2));  // the lane, so that the others go to the wheel
   p.ready(0, Time::us(1));  // keeps slot 10 live throughout
   for (int i = 0; i < 100; ++i) {
     p.ready(1, Time::us(1));
@@ -312,13 +357,20 @@ TEST(Pacer, ChunkExhaustionCompactsAndLosesNothing) {
   EXPECT_EQ(out[1], 2u);
   EXPECT_EQ(out[2], 1u);
   EXPECT_EQ(p.free_chunks(), pool);
+  ASSERT_EQ(p.poll(Time::us(2), out), 1u);
+  EXPECT_EQ(out[0], 3u);
 }
 
 // The wheel against a plain model (every waiting flow with its slot and filing order,
 // released in (slot, order)) under random set_rate / ready / block / sent, with a pool
 // small enough to compact: wide slots, so many flows and stale entries share one, and
-// phases of `quiet_steps` without polls that pile stale entries up. Returns compactions.
-uint64_t reference_model_run(Time width, int quiet_steps, uint32_t fine_log2 = 8) {
+// phases of `quiet_steps` without polls that pile stale entries up. With `one_rate` most
+// flows share a rate, so most filings come in time order and the lane takes them.
+struct ModelRun {
+  uint64_t compactions = 0, filings = 0, lane_filings = 0;
+};
+ModelRun reference_model_run(Time width, int quiet_steps, uint32_t fine_log2 = 8,
+                             bool one_rate = false) {
   constexpr uint32_t kFlows = 16;
   Pacer p = make(kFlows, 6, width, fine_log2);  // a 64-slot horizon: the rates below never park
   struct Ref {
@@ -340,7 +392,8 @@ uint64_t reference_model_run(Time width, int quiet_steps, uint32_t fine_log2 = 8
       case 0: {  // a new rate, 1..10 Gb/s: a waiting flow with time left is re-filed
         const Rate old = p.rate(f);
         const Time next = p.next_send(f);
-        const Rate rate = Rate::mbps(1'000 + rng.uniform_int(9'000));
+        const Rate rate = one_rate ? Rate::gbps(rng.uniform_int(8) == 0 ? 5 : 10)
+                                   : Rate::mbps(1'000 + rng.uniform_int(9'000));
         p.set_rate(f, rate, now);
         if (ref[f].waiting && next > now && old != rate) file(f);
         break;
@@ -378,7 +431,7 @@ uint64_t reference_model_run(Time width, int quiet_steps, uint32_t fine_log2 = 8
         }
         EXPECT_EQ(std::vector<FlowIndex>(out.begin(), out.begin() + n), expect)
             << "step " << step;
-        if (::testing::Test::HasFailure()) return p.compactions();
+        if (::testing::Test::HasFailure()) return {};
         for (FlowIndex g : expect) ref[g].waiting = false;
         for (size_t i = 0; i < n; ++i) {  // send now, or keep a few back for later steps
           if (rng.uniform_int(4) == 0) {
@@ -398,9 +451,9 @@ uint64_t reference_model_run(Time width, int quiet_steps, uint32_t fine_log2 = 8
       }
     }
     EXPECT_EQ(p.waiting(f), ref[f].waiting) << "step " << step;
-    if (::testing::Test::HasFailure()) return p.compactions();
+    if (::testing::Test::HasFailure()) return {};
   }
-  return p.compactions();
+  return {p.compactions(), order, p.lane_filings()};
 }
 
 // A host that polls rarely: `now` jumps up to six revolutions of a 64-slot wheel between
@@ -450,11 +503,20 @@ TEST(Pacer, PollsRevolutionsApartReleaseEveryFlowDueAndNoneEarly) {
 // steps. 1 ms slots: the 16 flows share one slot, whose stale entries run the pool dry.
 TEST(Pacer, MatchesAReferenceModelUnderRandomChurn) { reference_model_run(Time::us(10), 1000); }
 TEST(Pacer, MatchesAReferenceModelWhileCompacting) {
-  EXPECT_GT(reference_model_run(Time::ms(1), 4000), 0u);
+  EXPECT_GT(reference_model_run(Time::ms(1), 4000).compactions, 0u);
 }
 // A fine wheel of 4 slots and 16 buckets: nearly every filing goes through a cascade.
 TEST(Pacer, MatchesAReferenceModelWithANarrowFineWheel) {
   reference_model_run(Time::us(10), 1000, 2);
+}
+// Flows at one rate: the lane takes most filings, the wheel the rest, and the two
+// together keep the model's order.
+TEST(Pacer, MatchesAReferenceModelWithTheLaneAndTheWheelTogether) {
+  for (uint32_t fine_log2 : {2u, 8u}) {
+    const ModelRun r = reference_model_run(Time::us(10), 1000, fine_log2, true);
+    EXPECT_GT(r.lane_filings, r.filings / 4);
+    EXPECT_LT(r.lane_filings, r.filings * 9 / 10);
+  }
 }
 
 TEST(Pacer, BadConfigIsRefused) {
