@@ -33,4 +33,7 @@ if [ "$train" = 1 ] && [ ! -f build/.profile-trained ]; then
        "build (40 minutes or so on 2 cores)" >&2
   ./scripts/train_profile.sh build
 fi
+# shellcheck source=lib/profile_age.sh
+. scripts/lib/profile_age.sh
+warn_stale_profile build
 ninja -C build "$@"

@@ -33,7 +33,7 @@
 //  - no credit while a flow cannot send (paused priority, empty queue, window full): it
 //    leaves the wheel, and when ready again its next send time is max(now, next), so it
 //    never bursts to "catch up". A ready flow that the host serves late may fall behind
-//    its schedule by at most max_lag before the schedule restarts at now.
+//    its schedule by at most max_lag before the schedule restarts at now;
 //  - a lane in front of the wheel: while the wheel holds no live flow, a filing no earlier
 //    than the lane's last one is appended to a plain ring of (slot, flow, ticket) instead.
 //    Every live lane entry was filed before every live wheel entry (the lane only grows
@@ -42,7 +42,7 @@
 //    filed in time order and never touch the wheel's lists and bitmaps; the first filing
 //    out of order goes to the wheel, and the lane grows again once the wheel has emptied.
 //    The lane's stale entries are dropped from both ends as flows leave, so its front is
-//    live and next_deadline() stays exact;
+//    live and next_deadline() stays exact.
 // Flows are released at the start of their slot (up to one slot width early); the send
 // times themselves stay exact, so rates do not drift. next_deadline() is exact while the
 // next flow is in the cursor's span; beyond it, it is its bucket's earliest filing, which
