@@ -261,33 +261,26 @@ size_t Pacer::poll(Time now, std::span<FlowIndex> out) {
   size_t n = 0;
   while (n < out.size()) {
     const uint64_t lane = lane_front();
-    if (wheel_empty()) {
+    uint64_t s = UINT64_MAX;         // the wheel's next live fine slot,
+    uint64_t b = SlotBitmap::kNone;  // else its next live bucket,
+    uint64_t start = UINT64_MAX;     // and the first slot of that bucket's span
+    if (!wheel_empty()) {
+      s = next_fine();
+      if (s == UINT64_MAX) b = next_bucket();
+      if (b != SlotBitmap::kNone) start = bucket_min_[b] & ~uint64_t{fine_ - 1};
+    }
+    if (lane <= s && lane < start) {
       if (lane > now_slot) break;
       out[n++] = release_lane_front();
-      continue;
-    }
-    const uint64_t s = next_fine();
-    if (s != UINT64_MAX) {
-      if (std::min(s, lane) > now_slot) break;
-      if (lane <= s) {
-        out[n++] = release_lane_front();
-        continue;
-      }
+    } else if (s != UINT64_MAX) {
+      if (s > now_slot) break;
       cursor_ = s;
       n += drain(s, out.subspan(n));
-      continue;
+    } else {
+      if (start > now_slot) break;
+      cursor_ = start;  // the fine wheel is empty: it moves on to the bucket's span
+      cascade(b);
     }
-    const uint64_t b = next_bucket();
-    const uint64_t start =
-        b == SlotBitmap::kNone ? UINT64_MAX : bucket_min_[b] & ~uint64_t{fine_ - 1};
-    if (lane < start) {
-      if (lane > now_slot) break;
-      out[n++] = release_lane_front();
-      continue;
-    }
-    if (start > now_slot) break;
-    cursor_ = start;  // the fine wheel is empty: it moves on to the bucket's span
-    cascade(b);
   }
   if (n < out.size()) cursor_ = std::max(cursor_, now_slot);  // every slot up to now is empty
   return n;
