@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/lib/profile_age.sh: warn_stale_profile says when a build's profile was trained at
-# an older commit whose C++ sources differ, and says nothing when they do not (a profile
-# stamped at HEAD, a later commit that changed no source, a build never trained).
+# an older commit than the C++ sources as they are (committed or not), and says nothing
+# when they do not differ (a profile stamped at HEAD, a later commit that changed no
+# source, a build never trained).
 #   usage: profile_age_test.sh PROFILE_AGE_SH
 set -uo pipefail
 lib=$(realpath "$1")
@@ -19,7 +20,9 @@ git rev-parse HEAD > build/.profile-trained
 expect "trained at HEAD: silent" 0 "^done$" -- check
 echo notes > README.md && git add README.md && git commit -qm docs
 expect "only docs changed: silent" 0 "^done$" -- check
-echo 'int b;' >> a.cc && git commit -qam two
+echo 'int b;' >> a.cc
+expect "a source edited, not committed: the note" 0 "^note: build was profiled at ${trained:0:12}; the sources have changed since" -- check
+git commit -qam two
 expect "a source changed: the note" 0 "^note: build was profiled at ${trained:0:12}; the sources have changed since" -- check
 echo 0123456789abcdef > build/.profile-trained
 expect "an unknown commit: the note" 0 "^note: build was profiled at 0123456789ab" -- check
