@@ -179,6 +179,8 @@ class WireLink {
   };
   Time start_frame(Time now, Time start, rte_mbuf* frame);
   void push(Time arrival, rte_mbuf* frame);
+  uint32_t take_due(Time now, rte_mbuf** out, uint32_t max);
+  uint32_t take_due_with_faults(Time now, rte_mbuf** out, uint32_t max);
 
   WireLinkConfig config_;
   SerialClock serial_;
