@@ -223,8 +223,7 @@ bool Switch::enqueue(uint16_t in, rte_mbuf* m, const FrameInfo& info, Time now) 
   if (info.roce_data) ++counters_.ports[out].queues[q].data_packets;
   if (v == AqmVerdict::kMark && config_.mark_point == MarkPoint::kEnqueue) mark_ce(f, out, q);
   queues_.push(qid(out, q), f);  // cannot fail: one slot per cell, one cell per frame at least
-  backlog_[out] |= static_cast<uint8_t>(1u << q);
-  note_egress(out);
+  note_backlogged(out, q);
   if (lossless(in, tc)) {
     const PfcAction action = pfc_gen_[qid(in, pg)].on_admit(now, mmu_.xoff_reached(in, pg));
     if (action == PfcAction::kXoff) {
@@ -357,6 +356,19 @@ void Switch::note_egress(uint16_t port) {
   } else if (t > before && before == egress_earliest_) {
     egress_stale_ = true;  // the earliest may have moved later: a bound until the next scan
   }
+}
+
+// A frame joined queue q of the port. Only a queue that was empty adds a term to
+// egress_ready_at(), and a new term can only lower it: no other port's time moves.
+void Switch::note_backlogged(uint16_t port, uint8_t queue) {
+  const auto bit = static_cast<uint8_t>(1u << queue);
+  if ((backlog_[port] & bit) != 0) return;
+  backlog_[port] |= bit;
+  const runtime::WireLink& tx = *links_[port].tx;
+  const Time t = std::max(std::max(tx.free_at(), shaper_next_[port]), tx.paused_until(queue));
+  if (t < egress_at_[port]) egress_at_[port] = t;
+  if (t < egress_earliest_) egress_earliest_ = t;
+  RTB_DEBUG_ASSERT(egress_at_[port] == egress_ready_at(port));
 }
 
 Time Switch::egress_ready_at(uint16_t port) const {

@@ -91,6 +91,7 @@ class Switch final : public runtime::Stage {
                      DropReason reason);
   Time egress_ready_at(uint16_t port) const;
   void note_egress(uint16_t port);
+  void note_backlogged(uint16_t port, uint8_t queue);
 
   // switch_pfc.cc: PFC in and out, the watchdog
   void pfc_received(uint16_t port, const FrameInfo& info, Time now);
