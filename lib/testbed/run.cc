@@ -42,6 +42,7 @@ Status ensure_eal(const runtime::PoolSizes& sizes, uint32_t partitions, const ru
   const std::vector<unsigned> cpus = runtime::usable_cpu_list();
   if (ranks != nullptr && !cpus.empty()) eal.main_lcore = cpus[ranks->rank() % cpus.size()];
   eal.pool_bytes = std::max<uint64_t>(sizes.metadata_bytes() * partitions * 2, kVirtualEalFloorBytes);
+  eal.tsc_calibration_sleep = Time::ms(1);  // virtual time never reads the TSC: 9 ms less to start
   return runtime::start_eal(eal);
 }
 

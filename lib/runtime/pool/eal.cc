@@ -144,7 +144,8 @@ Status start_eal(const EalOptions& options) {
   rte_errno = 0;
   OutputCapture capture;  // the EAL's own lines: one sentence of them on failure (eal_output.h)
   const auto started = std::chrono::steady_clock::now();
-  begin_eal_start();  // its TSC calibration sleeps 10 ms in `rocetb` (tsc_calibration.h)
+  choose_calibration_sleep(options.tsc_calibration_sleep);
+  begin_eal_start();  // its TSC calibration sleeps the chosen time in `rocetb` (tsc_calibration.h)
   const int rc = rte_eal_init(static_cast<int>(g_args.size()), g_argv.data());
   const int err = rte_errno;
   end_eal_start();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "core/units.h"
 
 namespace rtb::runtime {
 
@@ -37,6 +38,9 @@ struct EalOptions {
   bool telemetry = false;            // false: --no-telemetry (realtime runs turn it on)
   std::string file_prefix;           // empty: "rocetb-<pid>-<n>", unique per process
   std::string log_level = "error";   // --log-level
+  // The EAL's TSC calibration sleep where DPDK measures the TSC (tsc_calibration.h): 100 ms
+  // in DPDK, 10 ms here, 1 ms for virtual runs, which never read the TSC.
+  Time tsc_calibration_sleep = Time::ms(10);
   std::vector<std::string> extra;    // passed through last (e.g. --vdev=net_null0)
 };
 

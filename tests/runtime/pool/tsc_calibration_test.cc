@@ -33,5 +33,15 @@ TEST(TscCalibration, OnlyTheEalStartsOneHundredMillisecondSleepIsShortenedOnce) 
   EXPECT_EQ(*calibration_sleep(), Time::ms(10));
 }
 
+TEST(TscCalibration, TheNextEalStartSleepsTheChosenTime) {
+  choose_calibration_sleep(Time::ms(1));
+  begin_eal_start();
+  EXPECT_TRUE(same(calibration_sleep_for(kEalCalibrationSleep), timespec{0, 1'000'000}));
+  end_eal_start();
+  ASSERT_TRUE(calibration_sleep());
+  EXPECT_EQ(*calibration_sleep(), Time::ms(1));
+  choose_calibration_sleep(Time::ms(10));
+}
+
 }  // namespace
 }  // namespace rtb::runtime
