@@ -32,6 +32,15 @@ struct QueueCounters {
   uint64_t watermark_bytes = 0;     // SAI_QUEUE_STAT_WATERMARK_BYTES
 };
 
+// What a time series reads of one queue at every sample (Switch::queue_gauge()), in place:
+// Switch::counters() copies every counter of every port.
+struct QueueGauge {
+  uint64_t depth_bytes = 0;
+  uint64_t ecn_marked_packets = 0;
+  uint64_t dropped_packets = 0;
+  uint64_t pfc_tx = 0;  // PFC frames the port sent for this priority
+};
+
 struct PgCounters {
   uint64_t dropped_packets = 0;           // SAI_INGRESS_PRIORITY_GROUP_STAT_DROPPED_PACKETS
   uint64_t shared_bytes = 0;              // ..._SHARED_CURR_OCCUPANCY_BYTES

@@ -411,6 +411,12 @@ SwitchCounters Switch::counters(Time now) const {
   return c;
 }
 
+QueueGauge Switch::queue_gauge(uint16_t port, uint8_t queue) const {
+  const PortCounters& pc = counters_.ports[port];
+  const QueueCounters& q = pc.queues[queue];
+  return {queues_.bytes(qid(port, queue)), q.ecn_marked_packets, q.dropped_packets, pc.pfc_tx[queue]};
+}
+
 uint32_t Switch::drain() {
   uint32_t n = 0;
   for (uint16_t p = 0; p < nports_; ++p) {

@@ -58,6 +58,8 @@ class Switch final : public runtime::Stage {
   const SwitchConfig& config() const { return config_; }
   // Counters with the current queue depths, buffer use and pause durations up to `now`.
   SwitchCounters counters(Time now) const;
+  QueueGauge queue_gauge(uint16_t port, uint8_t queue) const;
+  uint64_t pool_used_bytes() const { return mmu_.pool().used_cells * mmu_.layout().cell_bytes; }
   const Mmu& mmu() const { return mmu_; }
   uint64_t queue_bytes(uint16_t port, uint8_t queue) const { return queues_.bytes(qid(port, queue)); }
   // Frees every queued frame (end of a run); returns how many.

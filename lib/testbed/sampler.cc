@@ -97,20 +97,20 @@ void Sampler::sample_queues(Time now) {
   const scenario::Scenario& s = t_.scenario();
   for (uint32_t sw = 0; sw < s.topology.switches.size(); ++sw) {
     if (!scope_.switches[sw]) continue;
-    const sw::SwitchCounters c = t_.switch_at(sw).counters(now);
+    const sw::Switch& the_switch = t_.switch_at(sw);
     const size_t ports = s.topology.switches[sw].port_links.size();
     for (uint16_t port = 0; port < ports; ++port) {
       uint64_t total = 0;
       for (uint8_t q = 0; q < sw::kPriorities; ++q) {
-        const sw::QueueCounters& qc = c.ports[port].queues[q];
-        total += qc.depth_bytes;
+        const sw::QueueGauge g = the_switch.queue_gauge(port, q);
+        total += g.depth_bytes;
         if (((priorities_ >> q) & 1u) == 0) continue;
-        sink_.queue(QueueSample{now, tick_, sw, port, q, qc.depth_bytes, qc.ecn_marked_packets, qc.dropped_packets,
-                                !t_.switch_tx(sw, port).may_start(q, now), c.ports[port].pfc_tx[q]});
+        sink_.queue(QueueSample{now, tick_, sw, port, q, g.depth_bytes, g.ecn_marked_packets, g.dropped_packets,
+                                !t_.switch_tx(sw, port).may_start(q, now), g.pfc_tx});
       }
       if (now >= warmup_) sink_.port_depth(PortDepthSample{tick_, sw, port, total});
     }
-    if (now >= warmup_) buffer_peak_[sw] = std::max(buffer_peak_[sw], c.pool.used_bytes);
+    if (now >= warmup_) buffer_peak_[sw] = std::max(buffer_peak_[sw], the_switch.pool_used_bytes());
   }
 }
 

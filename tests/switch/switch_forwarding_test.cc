@@ -24,10 +24,19 @@ class QueueProbe final : public runtime::Stage {
   void poll(Time now) override {
     if (now < next_) return;
     samples_.push_back(sw_.queue_bytes(port_, queue_));
+    // The gauge a time series reads in place agrees with the full copy of the counters.
+    const QueueGauge g = sw_.queue_gauge(port_, queue_);
+    const SwitchCounters c = sw_.counters(now);
+    const QueueCounters& q = c.ports[port_].queues[queue_];
+    gauge_mismatches_ += g.depth_bytes != q.depth_bytes || g.ecn_marked_packets != q.ecn_marked_packets ||
+                         g.dropped_packets != q.dropped_packets || g.pfc_tx != c.ports[port_].pfc_tx[queue_];
+    marked_ = g.ecn_marked_packets;
     next_ = now + every_ < until_ ? now + every_ : Time::never();
   }
   Time next_deadline() const override { return next_; }
   const std::vector<uint64_t>& samples() const { return samples_; }
+  uint64_t gauge_mismatches() const { return gauge_mismatches_; }
+  uint64_t marked_when_last_sampled() const { return marked_; }
 
  private:
   const Switch& sw_;
@@ -35,6 +44,8 @@ class QueueProbe final : public runtime::Stage {
   uint8_t queue_;
   Time next_, until_, every_;
   std::vector<uint64_t> samples_;
+  uint64_t gauge_mismatches_ = 0;
+  uint64_t marked_ = 0;
 };
 
 // 10.1.0.7 is host_ip(0xFFFF + 7): outside every host's /32, inside 10.1.0.0/16.
@@ -100,6 +111,8 @@ void expect_marking_follows_curve(MarkPoint point) {
   EXPECT_LT(*hi - *lo, 3'000u);
   EXPECT_GE(rate, p_lo - 5 * sd) << "depth " << *lo << ".." << *hi;
   EXPECT_LE(rate, p_hi + 5 * sd) << "depth " << *lo << ".." << *hi;
+  EXPECT_EQ(probe.gauge_mismatches(), 0u);
+  EXPECT_GT(probe.marked_when_last_sampled(), 0u);
   const SwitchCounters sc = net.sw->counters(net.scheduler.now());
   EXPECT_EQ(sc.ports[2].queues[3].ecn_marked_packets,
             static_cast<uint64_t>(std::count_if(net.host(2).arrivals().begin(), net.host(2).arrivals().end(),
