@@ -8,10 +8,9 @@
 // to lose a 10 MHz step of a 2 GHz TSC, the two readings would have to be 25 us apart
 // (0.25% of 10 ms) instead of the tens of nanoseconds between adjacent instructions.
 // Every `rocetb` process starts the EAL, a virtual-time run included (its mbuf pools are
-// DPDK mempools), so this is 90 ms off every run, and 99 ms off a virtual one (whose
-// start took about 40 ms in all with 10 ms; run.json reports the sleep with the figure);
-// realtime runs calibrate the TSC themselves over 100 ms (realtime/tsc_clock.h) and only
-// compare DPDK's figure.
+// DPDK mempools), so this is 90 ms off every run and 99 ms off a virtual one (run.json
+// reports the sleep beside the figure); realtime runs calibrate the TSC themselves over
+// 100 ms (realtime/tsc_clock.h) and only compare DPDK's figure.
 //
 // `rocetb` links DPDK statically with `-Wl,--wrap=nanosleep` (apps/meson.build), so the
 // EAL's call reaches __wrap_nanosleep (apps/eal_nanosleep.cc), which asks
