@@ -404,7 +404,7 @@ SwitchCounters Switch::counters(Time now) const {
     }
   }
   const PoolUsage& pool = mmu_.pool();
-  c.pool = {pool.used_cells * cell, pool.watermark_cells * cell, pool.headroom_cells * cell,
+  c.pool = {pool_used_bytes(), pool.watermark_cells * cell, pool.headroom_cells * cell,
             pool.headroom_watermark_cells * cell};
   const PoolUsage& lossy = mmu_.lossy_pool();
   c.lossy_pool = {lossy.used_cells * cell, lossy.watermark_cells * cell, 0, 0};
@@ -414,7 +414,7 @@ SwitchCounters Switch::counters(Time now) const {
 QueueGauge Switch::queue_gauge(uint16_t port, uint8_t queue) const {
   const PortCounters& pc = counters_.ports[port];
   const QueueCounters& q = pc.queues[queue];
-  return {queues_.bytes(qid(port, queue)), q.ecn_marked_packets, q.dropped_packets, pc.pfc_tx[queue]};
+  return {queue_bytes(port, queue), q.ecn_marked_packets, q.dropped_packets, pc.pfc_tx[queue]};
 }
 
 uint32_t Switch::drain() {

@@ -14,6 +14,7 @@
 
 #include "core/error.h"
 #include "core/units.h"
+#include "runtime/pool/tsc_calibration.h"
 
 namespace rtb::runtime {
 
@@ -40,7 +41,7 @@ struct EalOptions {
   std::string log_level = "error";   // --log-level
   // The EAL's TSC calibration sleep where DPDK measures the TSC (tsc_calibration.h): 100 ms
   // in DPDK, 10 ms here, 1 ms for virtual runs, which never read the TSC.
-  Time tsc_calibration_sleep = Time::ms(10);
+  Time tsc_calibration_sleep = kShortCalibration;
   std::vector<std::string> extra;    // passed through last (e.g. --vdev=net_null0)
 };
 

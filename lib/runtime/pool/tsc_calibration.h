@@ -28,6 +28,7 @@ namespace rtb::runtime {
 
 inline constexpr timespec kEalCalibrationSleep{0, 100'000'000};  // get_tsc_freq()'s sleep
 inline constexpr timespec kShortCalibrationSleep{0, 10'000'000};
+inline constexpr Time kShortCalibration = Time::ms(10);  // the same, as a time
 
 // The sleep the next EAL start's calibration gets (start_eal() sets EalOptions'
 // tsc_calibration_sleep here): kShortCalibrationSleep unless chosen. A virtual run, which
