@@ -85,6 +85,7 @@ class Host final : public runtime::Stage {
        HostPools pools, cc::FlowTable flows, cc::Pacer pacer, uint32_t max_qps);
 
   // receive (host_rx.cc)
+  bool arrived_by(Time now) const;  // a frame waits on some port (host.cc)
   void receive(Time now);
   void on_frame(const uint8_t* data, const wire::ParsedFrame& f, uint32_t port, Time now);
   void on_data(QueuePair& qp, const uint8_t* data, const wire::ParsedFrame& f, Time now);
