@@ -4,9 +4,13 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <sstream>
+#include <utility>
+#include <vector>
 
 #include "scenario/load.h"
+#include "switch/config.h"
 
 namespace rtb::params {
 namespace {
@@ -48,35 +52,69 @@ int traffic_priority(const Imported& in) {
   return digit == std::string::npos ? 3 : pfc->value[digit] - '0';
 }
 
-// A DSCP the imported dscp_to_tc_map ({ "26" = 3, ... }) sends to `tc`; 26 (SONiC's
-// default for TC 3) when no map was imported or none does.
-int traffic_dscp(const Imported& in, int tc) {
+// The imported dscp_to_tc_map ({ "26" = 3, ... }) read back as (DSCP, TC) in its order;
+// nullopt when no map was imported (the switch then keeps rocetb's default map).
+using DscpMap = std::vector<std::pair<int, int>>;
+std::optional<DscpMap> imported_dscp_map(const Imported& in) {
   const Key* map = in.get("switch", "dscp_to_tc_map");
-  if (map == nullptr) return tc == 4 ? 4 : 26;
+  if (map == nullptr) return std::nullopt;
+  DscpMap out;
   std::istringstream s(map->value);
   std::string token;
-  int dscp = -1, best = -1;
+  int dscp = -1;
   for (char c; s >> c;) {
     if (c == '"') {
       std::getline(s, token, '"');
       dscp = std::stoi(token);
     } else if (c == '=' && s >> token) {
-      const int to = std::stoi(token);
-      if (to == tc && best < 0) best = dscp;
+      out.emplace_back(dscp, std::stoi(token));
     }
   }
-  return best < 0 ? 26 : best;
+  return out;
 }
 
+// A DSCP the switch's DSCP map sends to `tc`: the imported map's first; 26 (SONiC's
+// default for TC 3) when no map was imported or none does.
+int traffic_dscp(const std::optional<DscpMap>& map, int tc) {
+  if (!map) return tc == 4 ? 4 : 26;
+  for (const auto& [dscp, to] : *map) {
+    if (to == tc) return dscp;
+  }
+  return 26;
+}
+
+// The TC the switch's DSCP map gives `dscp`: the imported map's (a DSCP it does not list
+// goes to TC 0), else rocetb's default map's.
+int tc_of(const std::optional<DscpMap>& map, int dscp) {
+  if (!map) return sw::default_qos_maps().dscp_to_tc[static_cast<size_t>(dscp)];
+  for (const auto& [from, tc] : *map) {
+    if (from == dscp) return tc;
+  }
+  return 0;
+}
+
+// An (N-1):1 incast. With NCCL's traffic class imported its flows take it (host.nccl_ib_tc)
+// on the priority the switch's map gives its DSCP; otherwise the first lossless priority
+// with a DSCP the map sends there.
 std::string traffic(const Imported& in) {
   const Key* hosts_key = in.get("topology", "hosts");
   const int hosts = hosts_key ? std::stoi(hosts_key->value) : 9;
+  const auto map = imported_dscp_map(in);
+  const std::string head = fmt::format("\n[[traffic]]\npattern = \"incast\"\nreceiver = \"h{}\"\nsenders = {}\n",
+                                       hosts - 1, hosts - 1);
+  if (const Key* tc = in.get("host", "nccl_ib_tc")) {
+    const int dscp = std::stoi(tc->value) >> 2;
+    const int prio = tc_of(map, dscp);
+    return fmt::format(
+        "\n# Generated, not imported: a {}:1 incast with NCCL's traffic class (host.nccl_ib_tc: DSCP {}) on "
+        "priority {}, the traffic class the switch's DSCP map gives it.{}priority = {}\n",
+        hosts - 1, dscp, prio, head, prio);
+  }
   const int prio = traffic_priority(in);
   return fmt::format(
       "\n# Generated, not imported: a {}:1 incast on priority {} (the first lossless one) with a DSCP that the "
-      "switch's DSCP map sends to it.\n[[traffic]]\npattern = \"incast\"\nreceiver = \"h{}\"\nsenders = {}\n"
-      "priority = {}\ndscp = {}\n",
-      hosts - 1, prio, hosts - 1, hosts - 1, prio, traffic_dscp(in, prio));
+      "switch's DSCP map sends to it.{}priority = {}\ndscp = {}\n",
+      hosts - 1, prio, head, prio, traffic_dscp(map, prio));
 }
 
 }  // namespace

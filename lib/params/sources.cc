@@ -12,7 +12,7 @@
 namespace rtb::params {
 namespace {
 
-constexpr std::array<std::pair<Kind, std::string_view>, 8> kNames{{
+constexpr std::array<std::pair<Kind, std::string_view>, 9> kNames{{
     {Kind::kCcParamsDir, "cc_params"},
     {Kind::kLive, "live"},
     {Kind::kMlxconfig, "mlxconfig"},
@@ -21,6 +21,7 @@ constexpr std::array<std::pair<Kind, std::string_view>, 8> kNames{{
     {Kind::kHpccConfig, "hpcc_config"},
     {Kind::kConfigDb, "config_db"},
     {Kind::kSonicCommands, "sonic_cli"},
+    {Kind::kNcclEnv, "nccl_env"},
 }};
 
 bool has_line(const std::string& text, const char* pattern) {
@@ -37,6 +38,7 @@ std::optional<Kind> kind_of_text(const std::string& text) {
   if (has_line(text, R"(^\s*(sudo\s+)?(config\s+(qos|buffer|interface|pfcwd)|ecnconfig|pfcwd)\s)")) {
     return Kind::kSonicCommands;
   }
+  if (has_line(text, R"((^|\s)NCCL_[A-Z0-9_]+=)")) return Kind::kNcclEnv;
   return std::nullopt;
 }
 
@@ -71,8 +73,9 @@ Expected<Kind> detect(const std::string& source) {
   if (auto k = kind_of_text(*text)) return *k;
   return Error{
       fmt::format("{}: cannot tell what kind of source it is: expected a cc_params folder, `live`, "
-                  "mlxconfig or mlnx_qos output, an echo script, an HPCC config.txt, a SONiC config_db.json "
-                  "or a file of SONiC commands (config ..., ecnconfig ...); --format names it: {}",
+                  "mlxconfig or mlnx_qos output, an echo script, an HPCC config.txt, a SONiC config_db.json, "
+                  "a file of SONiC commands (config ..., ecnconfig ...) or NCCL settings (NCCL_IB_TC=106); "
+                  "--format names it: {}",
                   source, kind_names())};
 }
 
@@ -94,6 +97,8 @@ Status import_source(Kind k, const std::string& source, Imported& out) {
       return import_config_db(source, *text, out);
     case Kind::kSonicCommands:
       return import_sonic_commands(source, *text, out);
+    case Kind::kNcclEnv:
+      return import_nccl_env(source, *text, out);
     default:
       return Error{"unreachable"};
   }

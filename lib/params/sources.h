@@ -12,10 +12,10 @@
 
 namespace rtb::params {
 
-enum class Kind { kCcParamsDir, kLive, kMlxconfig, kEchoScript, kMlnxQos, kHpccConfig, kConfigDb, kSonicCommands };
+enum class Kind { kCcParamsDir, kLive, kMlxconfig, kEchoScript, kMlnxQos, kHpccConfig, kConfigDb, kSonicCommands, kNcclEnv };
 
 // The --format names: cc_params, live, mlxconfig, echo_script, mlnx_qos, hpcc_config,
-// config_db, sonic_cli.
+// config_db, sonic_cli, nccl_env.
 std::optional<Kind> kind_named(std::string_view name);
 std::string_view name_of(Kind k);
 std::string kind_names();
@@ -35,5 +35,6 @@ Status import_mlnx_qos(const std::string& path, const std::string& text, Importe
 Status import_hpcc_config(const std::string& path, const std::string& text, Imported& out);
 Status import_config_db(const std::string& path, const std::string& text, Imported& out);
 Status import_sonic_commands(const std::string& path, const std::string& text, Imported& out);
+Status import_nccl_env(const std::string& path, const std::string& text, Imported& out);
 
 }  // namespace rtb::params

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "params/dcqcn_check.h"
 #include "params/scenario_text.h"
@@ -18,6 +19,7 @@ namespace {
 
 using testing::data;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 Imported import_one(const std::string& source) {
   Imported in;
@@ -58,6 +60,8 @@ TEST(Detect, EachSampleIsRecognisedByItsContent) {
   EXPECT_EQ(*detect(data("hpcc/config.txt")), Kind::kHpccConfig);
   EXPECT_EQ(*detect(data("config_db.json")), Kind::kConfigDb);
   EXPECT_EQ(*detect(data("sonic_cli.txt")), Kind::kSonicCommands);
+  EXPECT_EQ(*detect(data("nccl.conf")), Kind::kNcclEnv);
+  EXPECT_EQ(*detect(data("nccl_job.sh")), Kind::kNcclEnv);
   EXPECT_EQ(*detect("live:mlx5_0"), Kind::kLive);
   auto unknown = detect(data("hpcc/topology.txt"));
   ASSERT_FALSE(unknown);
@@ -239,6 +243,79 @@ TEST(ImportSonicCommands, EcnBufferPfcAndWatchdog) {
   EXPECT_THAT(finding(in, "ecnconfig -ymin"), HasSubstr(":4: "));
   EXPECT_THAT(finding(in, "config interface"), HasSubstr(":12: "));
   loads(in, f);
+}
+
+// nccl.conf: the traffic class, ACK timeout and retry count become [host] keys, each at
+// its line; a ToS byte with ECN bits is imported as its DSCP and said; every other NCCL_
+// setting is a finding; the incast takes NCCL's class, on the TC the default map gives it.
+TEST(ImportNcclEnv, TrafficClassTimeoutAndRetriesBecomeHostKeys) {
+  const std::string f = data("nccl.conf");
+  const Imported in = import_one(f);
+  EXPECT_EQ(value(in, "host", "nccl_ib_tc"), "104");
+  EXPECT_EQ(in.get("host", "nccl_ib_tc")->at.line, 6u);
+  EXPECT_EQ(finding(in, "NCCL_IB_TC"),
+            f + ":6: NCCL_IB_TC = 106: sets the ECN bits of the ToS byte (106 & 3 = 2), which the NIC sets "
+                "itself: written as nccl_ib_tc = 104 (DSCP 26)");
+  EXPECT_EQ(value(in, "host", "local_ack_timeout"), "22");
+  EXPECT_EQ(value(in, "host", "retry_cnt"), "7");  // "7", unquoted
+  EXPECT_EQ(in.get("host", "retry_cnt")->at.line, 10u);
+  EXPECT_THAT(finding(in, "NCCL_IB_SL"), HasSubstr(f + ":8: NCCL_IB_SL = 3: the InfiniBand service level"));
+  EXPECT_THAT(finding(in, "NCCL_IB_FIFO_TC"), HasSubstr(":7: NCCL_IB_FIFO_TC = 0xb8: the traffic class of NCCL's"));
+  EXPECT_THAT(finding(in, "NCCL_SOCKET_IFNAME"), HasSubstr(":3: NCCL_SOCKET_IFNAME = =eth0: not a setting"));
+  EXPECT_THAT(finding(in, "NCCL_IB_HCA"), HasSubstr(":4: NCCL_IB_HCA = mlx5_0,mlx5_1: not a setting"));
+  for (const char* other : {"NCCL_DEBUG", "NCCL_IB_HCA", "NCCL_IB_GID_INDEX", "NCCL_IB_QPS_PER_CONNECTION"}) {
+    EXPECT_THAT(finding(in, other), HasSubstr("not imported")) << other;
+  }
+  EXPECT_EQ(in.findings().size(), 8u);
+  const scenario::Scenario s = loads(in, f);
+  ASSERT_FALSE(s.flows.empty());
+  EXPECT_EQ(s.flows[0].dscp, 26);
+  EXPECT_EQ(s.flows[0].priority, 3);
+  EXPECT_EQ(s.topology.hosts.front().requester.local_ack_timeout, 22);
+}
+
+// A job script: export lines and mpirun -x settings; the later TC replaces the earlier,
+// and values NCCL would take but rocetb cannot are findings, never written.
+TEST(ImportNcclEnv, JobScriptExportsAndMpirunSettings) {
+  const std::string f = data("nccl_job.sh");
+  const Imported in = import_one(f);
+  EXPECT_EQ(value(in, "host", "nccl_ib_tc"), "104");  // 0x68, as strtoll(..., 0) reads it
+  EXPECT_EQ(in.get("host", "nccl_ib_tc")->at.line, 5u);
+  EXPECT_THAT(finding(in, "NCCL_IB_TC"), HasSubstr(f + ":5: NCCL_IB_TC = 0x68: host.nccl_ib_tc was also set to 96 by "));
+  EXPECT_THAT(finding(in, "NCCL_IB_TIMEOUT"), HasSubstr(f + ":4: NCCL_IB_TIMEOUT = 0: 0 is an infinite ACK timeout"));
+  EXPECT_EQ(value(in, "host", "local_ack_timeout"), "<absent>");
+  EXPECT_EQ(finding(in, "NCCL_IB_RETRY_CNT"),
+            f + ":5: NCCL_IB_RETRY_CNT = 9: is invalid: expected a whole number in 0..7 (retries after the first "
+                "timeout): not imported");
+  EXPECT_EQ(value(in, "host", "retry_cnt"), "<absent>");
+  // srun's --export list: NCCL_IB_HCA's value is itself a comma list
+  EXPECT_THAT(finding(in, "NCCL_IB_HCA"), HasSubstr(":6: NCCL_IB_HCA = =mlx5_0:1,mlx5_1:1: not a setting"));
+  EXPECT_THAT(finding(in, "NCCL_IB_SL"), HasSubstr(":6: NCCL_IB_SL = 3: "));
+  loads(in, f);
+}
+
+// With a NIC's DSCP map imported too, the incast's priority is the TC that map gives
+// NCCL's DSCP (here not a lossless one: the loader says so).
+TEST(ImportNcclEnv, TheIncastTakesThePriorityTheImportedMapGivesItsDscp) {
+  const std::string nccl = ::testing::TempDir() + "/nccl_dscp8.conf";
+  std::ofstream(nccl) << "NCCL_IB_TC=32\n";
+  Imported in;
+  ASSERT_TRUE(import_source(Kind::kMlnxQos, data("mlnx_qos.txt"), in));
+  ASSERT_TRUE(import_source(*detect(nccl), nccl, in));
+  const std::string text = scenario_text(in, {data("mlnx_qos.txt"), nccl});
+  EXPECT_THAT(text, HasSubstr("with NCCL's traffic class (host.nccl_ib_tc: DSCP 8) on priority 1"));
+  EXPECT_THAT(text, Not(HasSubstr("\ndscp = ")));
+  const scenario::Scenario s = loads(in, nccl);
+  ASSERT_FALSE(s.flows.empty());
+  EXPECT_EQ(s.flows[0].dscp, 8);
+  EXPECT_EQ(s.flows[0].priority, 1);
+}
+
+TEST(ImportNcclEnv, AFileWithoutNcclSettingsIsOneSentence) {
+  Imported in;
+  const Status st = import_source(Kind::kNcclEnv, data("mlnx_qos.txt"), in);
+  ASSERT_FALSE(st);
+  EXPECT_THAT(st.message(), HasSubstr("mlnx_qos.txt: no NCCL_ settings in it: expected lines such as 'NCCL_IB_TC=106'"));
 }
 
 // Two sources: a later line setting a key again is said, with both places.

@@ -1,11 +1,13 @@
-// `rocetb params` as a user runs it: import a config_db.json and a cc_params script into a
-// scenario that `rocetb run` runs (frames of the imported DSCP in the lossless queue), the
-// findings on stderr one per line, convert's output, and bad input: one line, exit 2.
+// `rocetb params` as a user runs it: import a config_db.json and a cc_params script (or a
+// job's NCCL settings) into a scenario that `rocetb run` runs (frames of the imported DSCP
+// in the queue the imported map gives it), the findings on stderr one per line, convert's
+// output, and bad input: one line, exit 2.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -57,6 +59,44 @@ TEST(ParamsImport, ConfigDbAndScriptImportedThenRun) {
   std::filesystem::remove_all(out);
 }
 
+// Data frames per switch queue number, summed over every switch and port.
+std::map<int, uint64_t> data_frames_by_queue(const std::string& results) {
+  std::ifstream in(results + "/summary.json");
+  const nlohmann::json summary = nlohmann::json::parse(in);
+  std::map<int, uint64_t> by_queue;
+  for (const auto& sw : summary["switches"]) {
+    for (const auto& port : sw["ports"]) {
+      for (const auto& q : port["queues"]) by_queue[q["queue"].get<int>()] += q["data_frames"].get<uint64_t>();
+    }
+  }
+  return by_queue;
+}
+
+// The switch's config_db with a job's NCCL settings: NCCL_IB_TC=106 (DSCP 26) lands in the
+// lossless queue 3; a job left at NCCL_IB_TC=0 lands in queue 0, without PFC, and drops.
+TEST(ParamsImport, NcclTrafficClassDecidesTheQueueTheJobLandsIn) {
+  const std::string lossless = temp_path("nccl.toml"), lossy = temp_path("nccl_tc0.toml");
+  const std::string job = temp_path("job.sh"), out = temp_path("nccl_results");
+  std::ofstream(job) << "export NCCL_IB_TC=0\n";
+  for (const auto& [source, file] : {std::pair{data("nccl.conf"), lossless}, std::pair{job, lossy}}) {
+    const ChildResult imp = run_rocetb({"params", "import", data("config_db.json"), source, "--out", file});
+    ASSERT_EQ(imp.exit_code, 0) << imp.out;
+  }
+  std::filesystem::remove_all(out);
+  ASSERT_EQ(run_rocetb({"run", lossless, "--out", out}).exit_code, 0);
+  std::map<int, uint64_t> q = data_frames_by_queue(out);
+  EXPECT_GT(q[3], 0u);
+  EXPECT_EQ(q[0], 0u);
+  std::filesystem::remove_all(out);
+  const ChildResult run = run_rocetb({"run", lossy, "--out", out});
+  ASSERT_EQ(run.exit_code, 0) << run.out;
+  EXPECT_THAT(run.out, HasSubstr("priority 0 is not in switch.pfc_enable: its flows are lossy"));
+  q = data_frames_by_queue(out);
+  EXPECT_GT(q[0], 0u);
+  EXPECT_EQ(q[3], 0u);
+  std::filesystem::remove_all(out);
+}
+
 TEST(ParamsImport, FindingsAreOneLineEachWithFileAndLine) {
   const ChildResult r = run_rocetb({"params", "import", data("guide_cc_params.sh")});
   ASSERT_EQ(r.exit_code, 0) << r.out;
@@ -75,6 +115,7 @@ TEST(ParamsImport, BadInputIsOneLineWithExitTwo) {
       {{"params", "import", data("no-such-file")}, "cannot read it"},
       {{"params", "import", data("mlnx_qos.txt"), "--format", "cisco"}, "--format 'cisco': expected one of"},
       {{"params", "import", data("mlnx_qos.txt"), "--format", "config_db"}, "not valid JSON"},
+      {{"params", "import", data("mlnx_qos.txt"), "--format", "nccl_env"}, "no NCCL_ settings in it"},
       {{"params", "convert", "--from", "linux", "--to", "mlx5"}, "--from 'linux': expected paper, mlx5 or hpcc-ns3"},
       {{"params", "convert", "--from", "paper", "--to", "mlx5", "g"},
        "'g': expected KEY=VALUE, or one file of them (there is no file of that name)"},
