@@ -27,9 +27,17 @@ IcrcTables::IcrcTables()
     z_[256 + v] = crc32_eth(&b, 1) ^ c1;
   }
   const uint32_t* t = &z_[256];
-  // Z[d+1][v] = L(v || 0^d): one more zero byte into the register Z[d][v].
+  // Z[d+1][v] = L(v || 0^d): one more zero byte into the register Z[d][v]. L is linear, so
+  // a row is the XOR, over the set bits of v, of its eight single-bit entries: those eight
+  // take a register step each, and the rest of the row is XORs that vectorise.
   for (uint32_t d = 1; d < kMaxBytes; ++d) {
-    for (uint32_t v = 0; v < 256; ++v) z_[((d + 1) << 8) | v] = step(t, z_[(d << 8) | v], 0);
+    uint32_t* row = &z_[(d + 1) << 8];
+    row[0] = 0;
+    for (uint32_t bit = 1; bit < 256; bit <<= 1) {
+      const uint32_t single = step(t, z_[(d << 8) | bit], 0);
+      uint32_t* with_bit = row + bit;  // v | bit = bit + v for v < bit
+      for (uint32_t v = 0; v < bit; ++v) with_bit[v] = row[v] ^ single;
+    }
   }
   // c(n): the standard register (init 0xFFFFFFFF, final XOR) over n zero bytes.
   uint32_t r = 0xFFFFFFFFu;
