@@ -20,6 +20,9 @@ namespace fs = std::filesystem;
 constexpr std::string_view kSysfs = "/sys";
 constexpr std::string_view kCpuDir = "/devices/system/cpu";    // under the sysfs root
 constexpr std::string_view kNodeDir = "/devices/system/node";
+// The probes' own prefixes (the EAL asks thousands of them at each start).
+constexpr std::string_view kCpuProbe = "/devices/system/cpu/cpu";     // cpuN/topology/core_id
+constexpr std::string_view kNodeProbe = "/devices/system/node/node";  // nodeM/cpuN
 
 // A decimal number at the front of `s` as the kernel and the EAL write one (no sign, no
 // leading zero), and the text after it.
@@ -86,12 +89,12 @@ std::optional<Topology> list_topology(const std::string& sysfs) {
 std::optional<bool> probe(const Topology& t, std::string_view sysfs, std::string_view path) {
   const auto under = after(path, sysfs);
   if (!under) return {};
-  if (const auto cpu_dir = after(*under, std::string(kCpuDir) + "/cpu")) {  // cpuN/topology/core_id
+  if (const auto cpu_dir = after(*under, kCpuProbe)) {
     const auto cpu = take_number(*cpu_dir);
     if (!cpu || cpu->second != "/topology/core_id") return {};
     return t.cpus_with_core_id.count(cpu->first) != 0;
   }
-  const auto node_dir = after(*under, std::string(kNodeDir) + "/node");  // nodeM/cpuN
+  const auto node_dir = after(*under, kNodeProbe);
   const auto node = node_dir ? take_number(*node_dir) : std::nullopt;
   const auto cpu_entry = node ? after(node->second, "/cpu") : std::nullopt;
   const auto cpu = cpu_entry ? take_number(*cpu_entry) : std::nullopt;
