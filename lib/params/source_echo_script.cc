@@ -14,12 +14,6 @@
 namespace rtb::params {
 namespace {
 
-std::string unquoted(std::string s) {
-  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front())
-    return s.substr(1, s.size() - 2);
-  return s;
-}
-
 // $NAME and ${NAME} of the script's own NAME=VALUE lines, replaced.
 std::string expand(std::string s, const std::map<std::string, std::string>& vars) {
   for (const auto& [name, value] : vars) {
@@ -30,11 +24,6 @@ std::string expand(std::string s, const std::map<std::string, std::string>& vars
     }
   }
   return s;
-}
-
-std::string without_comment(const std::string& line) {
-  const size_t hash = line.find('#');
-  return hash == std::string::npos ? line : line.substr(0, hash);
 }
 
 }  // namespace

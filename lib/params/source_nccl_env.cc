@@ -21,12 +21,6 @@
 namespace rtb::params {
 namespace {
 
-std::string unquoted(std::string s) {
-  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front())
-    return s.substr(1, s.size() - 2);
-  return s;
-}
-
 // strtoll(value, NULL, 0) as NCCL reads it, but the whole value must be the number.
 std::optional<int64_t> nccl_integer(const std::string& value) {
   if (value.empty()) return std::nullopt;
@@ -91,11 +85,6 @@ void read_setting(const std::string& name, const std::string& value, const Origi
   } else {
     out.find(at, name, value, "not a setting of the fabric's RoCE traffic that rocetb models: not imported");
   }
-}
-
-std::string without_comment(const std::string& line) {
-  const size_t hash = line.find('#');
-  return hash == std::string::npos ? line : line.substr(0, hash);
 }
 
 }  // namespace

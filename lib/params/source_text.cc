@@ -47,4 +47,15 @@ std::vector<std::string> words(std::string_view s) {
   return out;
 }
 
+std::string unquoted(std::string s) {
+  if (s.size() >= 2 && (s.front() == '"' || s.front() == '\'') && s.back() == s.front())
+    return s.substr(1, s.size() - 2);
+  return s;
+}
+
+std::string without_comment(const std::string& line) {
+  const size_t hash = line.find('#');
+  return hash == std::string::npos ? line : line.substr(0, hash);
+}
+
 }  // namespace rtb::params

@@ -17,5 +17,9 @@ std::vector<std::string> split_lines(const std::string& text);
 std::string trim(std::string_view s);
 // Whitespace-separated words.
 std::vector<std::string> words(std::string_view s);
+// A shell word without its enclosing quotes ("..." or '...').
+std::string unquoted(std::string s);
+// A shell line up to its first '#'.
+std::string without_comment(const std::string& line);
 
 }  // namespace rtb::params
