@@ -31,14 +31,24 @@ std::optional<int64_t> nccl_integer(const std::string& value) {
   return v;
 }
 
+// A value with a leading 0 that NCCL reads as octal ("0106" is 70), said beside it.
+std::string octal_note(const std::string& value, std::optional<int64_t> v) {
+  const bool octal = value.size() > 1 && value[0] == '0' && value[1] != 'x' && value[1] != 'X';
+  return octal && v ? fmt::format(" ({} is octal, as NCCL reads it: {})", value, *v) : "";
+}
+
 // A setting read as a whole number in [lo, hi]; a finding when it is not one.
 std::optional<int64_t> in_range(const std::string& name, const std::string& value, int64_t lo, int64_t hi,
                                 const char* what, const Origin& at, Imported& out) {
   const auto v = nccl_integer(value);
   if (!v || *v < lo || *v > hi) {
     out.find(at, name, value,
-             fmt::format("is invalid: expected a whole number in {}..{} ({}): not imported", lo, hi, what));
+             fmt::format("is invalid{}: expected a whole number in {}..{} ({}): not imported", octal_note(value, v), lo,
+                         hi, what));
     return std::nullopt;
+  }
+  if (const std::string note = octal_note(value, v); !note.empty()) {
+    out.find(at, name, value, fmt::format("read{}, as NCCL does; written as {}", note, *v));
   }
   return v;
 }

@@ -311,6 +311,20 @@ TEST(ImportNcclEnv, TheIncastTakesThePriorityTheImportedMapGivesItsDscp) {
   EXPECT_EQ(s.flows[0].priority, 1);
 }
 
+// NCCL reads a leading 0 as octal (strtoll base 0): the value it takes is written and said.
+TEST(ImportNcclEnv, ALeadingZeroIsOctalAsNcclReadsIt) {
+  const std::string f = ::testing::TempDir() + "/nccl_octal.conf";
+  std::ofstream(f) << "NCCL_IB_TC=0150\nNCCL_IB_TIMEOUT=0777\n";
+  Imported in;
+  ASSERT_TRUE(import_source(*detect(f), f, in));
+  EXPECT_EQ(value(in, "host", "nccl_ib_tc"), "104");
+  EXPECT_EQ(finding(in, "NCCL_IB_TC"),
+            f + ":1: NCCL_IB_TC = 0150: read (0150 is octal, as NCCL reads it: 104), as NCCL does; written as 104");
+  EXPECT_EQ(finding(in, "NCCL_IB_TIMEOUT"),
+            f + ":2: NCCL_IB_TIMEOUT = 0777: is invalid (0777 is octal, as NCCL reads it: 511): expected a whole "
+                "number in 1..31 (4.096 us x 2^value): not imported");
+}
+
 TEST(ImportNcclEnv, AFileWithoutNcclSettingsIsOneSentence) {
   Imported in;
   const Status st = import_source(Kind::kNcclEnv, data("mlnx_qos.txt"), in);
