@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "cc_algos/controller.h"
 #include "ethport/eth_bridge.h"
@@ -82,6 +84,20 @@ void add_figures(BenchReport& r, const TxOptions& o, const std::vector<std::uniq
   r.details["realtime"] = st.to_json();
 }
 
+// Nothing acknowledges in bench tx, so a QP whose algorithm sets a window stops for good
+// when the window fills, and the figures would time an idle lcore: the run says so.
+std::string window_held(const TxOptions& o, const std::vector<std::unique_ptr<TxRig>>& rigs) {
+  uint32_t held = 0;
+  for (const auto& rig : rigs) held += rig->window_held_qps();
+  if (held == 0) return {};
+  return fmt::format(
+      "{} of the {} QPs ended with their congestion window full ({} limits a QP by a window, and "
+      "bench tx has no receiver whose ACKs open it): the figures count only what the windows "
+      "let out; time a window-based algorithm in a closed loop: rocetb bench loop SCENARIO --set "
+      "cc.algorithm={}",
+      held, o.qps, o.cc, o.cc);
+}
+
 }  // namespace
 
 Status check_tx(const TxOptions& o) {
@@ -136,6 +152,10 @@ Expected<BenchReport> run_tx(const TxOptions& o, cc::Registry& registry) {
   add_figures(report, o, rigs, st.value(), rss_after > rss_before ? rss_after - rss_before : 0);
   report.valid = st->lateness.valid;
   report.reason = st->lateness.reason;
+  if (std::string held = window_held(o, rigs); !held.empty()) {
+    report.reason = report.valid ? held : held + "; and " + report.reason;
+    report.valid = false;
+  }
   for (auto& rig : rigs) {
     if (Status s = rig->finish(); !s) return Error{s.message()};
   }

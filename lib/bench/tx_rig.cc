@@ -168,7 +168,17 @@ nlohmann::ordered_json TxRig::to_json(double wall_seconds) const {
           {"failed_qps", failed},
           {"cnp_handled", cnps},
           {"tx_nombuf_data", host_->counters().tx_nombuf_data},
-          {"data_alloc_failures", pools_.data().alloc_failures()}};
+          {"data_alloc_failures", pools_.data().alloc_failures()},
+          {"window_held_qps", window_held_qps()}};
+}
+
+uint32_t TxRig::window_held_qps() const {
+  uint32_t held = 0;
+  for (uint32_t q = 0; q < host_->qp_count(); ++q) {
+    const host::QueuePair& qp = host_->qp(q);
+    if (qp.window && qp.requester.outstanding_bytes() >= qp.window->count()) ++held;
+  }
+  return held;
 }
 
 Status TxRig::finish() {

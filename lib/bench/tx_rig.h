@@ -59,6 +59,9 @@ class TxRig {
   const WarmupMark& warmup_mark() const;
   // Per-host figures: frames, frames/s, retransmissions, timeouts, failed QPs, CNPs.
   nlohmann::ordered_json to_json(double wall_seconds) const;
+  // QPs whose congestion window is full: nothing acknowledges in this rig, so such a QP
+  // has sent its last frame (a window-based algorithm: HPCC, Swift, a plug-in's window).
+  uint32_t window_held_qps() const;
   // Frees every frame (host queues, bridge, links, port) and checks each pool is whole.
   Status finish();
 

@@ -37,6 +37,7 @@ TEST(TxBench, SendsRealFramesAndTheFiguresAgreeWithThePorts) {
   EXPECT_GT(span, 0.010);
   EXPECT_NEAR(r->figure("frames_per_s"), frames / span, 1e-6 * frames / span);
   EXPECT_EQ(host["data_alloc_failures"], 0);
+  EXPECT_EQ(host["window_held_qps"], 0);  // DCQCN sets no window
   // The loop caught up: most frames started in catch-up polls, in bursts.
   EXPECT_GT(r->details["realtime"]["catch_up"]["polls"].get<double>(), frames / 2);
   const nlohmann::ordered_json j = r->to_json();
@@ -70,6 +71,22 @@ TEST(TxBench, OnePollPerFrameWithoutCatchUp) {
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->details["realtime"]["catch_up"]["polls"], 0);
   EXPECT_GT(r->figure("frames"), 100);
+}
+
+// Swift limits each QP by a window and nothing acknowledges here: each QP sends its first
+// window and stops, so the figures would time an idle lcore. The run says so.
+TEST(TxBench, AWindowNothingOpensMakesTheRunInvalid) {
+  cc::Registry registry = cc::Registry::with_builtins();
+  TxOptions o = small({0});
+  o.cc = "swift";
+  auto r = run_tx(o, registry);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_FALSE(r->valid);
+  EXPECT_NE(r->reason.find("64 of the 64 QPs ended with their congestion window full"), std::string::npos)
+      << r->reason;
+  EXPECT_NE(r->reason.find("bench loop"), std::string::npos) << r->reason;
+  EXPECT_EQ(r->details["hosts"][0]["window_held_qps"], 64);
+  EXPECT_NE(r->table().find("INVALID"), std::string::npos);
 }
 
 TEST(TxBench, RefusesWhatItCannotHonour) {
