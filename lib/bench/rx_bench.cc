@@ -20,12 +20,11 @@
 #include "runtime/wire_link.h"
 #include "wire/crc_path.h"
 #include "wire/frame_samples.h"
+#include "wire/frame_size.h"
 #include "wire/payload_pattern.h"
 
 namespace rtb::bench {
 namespace {
-
-bool is_path_mtu(uint32_t p) { return p >= 256 && p <= 4'096 && (p & (p - 1)) == 0; }
 
 runtime::PoolSizes pool_sizes(const RxOptions& o) {
   runtime::PoolSizes s;
@@ -157,7 +156,7 @@ Status measure(RxRig& rig, const RxOptions& o, BenchReport& rep) {
 }  // namespace
 
 Status check_rx(const RxOptions& o) {
-  if (!is_path_mtu(o.payload)) {
+  if (!wire::path_mtu_valid(o.payload)) {
     return Error{fmt::format("--payload {}: expected a RoCE path MTU: 256, 512, 1024, 2048 or 4096", o.payload)};
   }
   if (o.qps == 0 || o.qps > 65'536) return Error{fmt::format("--qps {}: expected 1 .. 65536", o.qps)};

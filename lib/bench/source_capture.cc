@@ -23,6 +23,7 @@ Expected<uint32_t> write_source_capture(const std::string& path, uint32_t frames
     wire::FlowSpec spec = wire::sample_requester_spec();
     spec.dst_qpn = kSourceFirstQpn + q;
     spec.src_qpn = kSourcePeerQpn + q;
+    spec.path_mtu = wire::path_mtu_for(payload);  // every frame a WRITE MIDDLE of `payload` bytes
     auto flow = wire::FlowTemplate::make(spec);
     if (!flow) return Error{flow.error().message};
     flows.push_back(std::move(flow).value());

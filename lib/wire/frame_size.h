@@ -28,6 +28,13 @@ constexpr bool path_mtu_valid(uint32_t mtu) {
   return mtu >= kMinPathMtu && mtu <= kMaxPathMtu && (mtu & (mtu - 1)) == 0;
 }
 
+// The smallest IBTA path MTU that holds `payload` bytes (at most kMaxPathMtu).
+constexpr uint32_t path_mtu_for(uint32_t payload) {
+  uint32_t mtu = kMinPathMtu;
+  while (mtu < payload && mtu < kMaxPathMtu) mtu *= 2;
+  return mtu;
+}
+
 // Headers a builder writes in front of the payload, at most: tagged L2, IPv4, UDP, BTH,
 // RETH + ImmDt. Buffers keep this much room in front of the payload.
 inline constexpr uint32_t kMaxHeaderBytes = 80;

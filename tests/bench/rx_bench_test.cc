@@ -48,6 +48,20 @@ TEST(RxBench, FramesThatAskForAnAckAreAnsweredIntoTheSink) {
   EXPECT_GT(r->details["sink"]["tx_frames"].get<double>(), 0);
 }
 
+// Every path MTU the option takes: the capture's frames carry it, the QPs accept them.
+TEST(RxBench, EveryPathMtuIsReceivedWhole) {
+  for (uint32_t payload : {256u, 2'048u, 4'096u}) {
+    RxOptions o = small();
+    o.payload = payload;
+    o.duration = Time::ms(20);
+    auto r = run_rx(o);
+    ASSERT_TRUE(r.ok()) << payload << ": " << r.error().message;
+    EXPECT_DOUBLE_EQ(r->figure("frame_bytes"), payload + 58) << payload;  // WRITE MIDDLE
+    EXPECT_EQ(r->details["host"]["rx_parse_errors"].get<uint64_t>(), 0u) << payload;
+    EXPECT_EQ(r->details["responder"]["payload_bytes_accepted"].get<double>(), r->figure("frames") * payload);
+  }
+}
+
 TEST(RxBench, RefusesWhatItCannotHonour) {
   RxOptions o = small();
   o.payload = 1000;

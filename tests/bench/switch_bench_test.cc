@@ -24,6 +24,20 @@ TEST(SwitchBench, ForwardsTheReplayedCaptureIntoTheSink) {
   EXPECT_GE(r->details["source"]["rx_frames"].get<double>(), sw["rx_ok"].get<double>());
 }
 
+// Payloads above the default path MTU: the capture's flows take the MTU that holds them.
+TEST(SwitchBench, ForwardsFramesUpToTheLargestPathMtu) {
+  for (uint32_t payload : {100u, 2'048u, 4'096u}) {
+    SwitchOptions o;
+    o.frames = 64;
+    o.payload = payload;
+    o.duration = Time::ms(20);
+    auto r = run_switch(o);
+    ASSERT_TRUE(r.ok()) << payload << ": " << r.error().message;
+    EXPECT_DOUBLE_EQ(r->figure("frame_bytes"), payload + 58 + (4 - payload % 4) % 4) << payload;
+    EXPECT_GT(r->details["switch"]["tx_ok"].get<double>(), 100) << payload;
+  }
+}
+
 TEST(SwitchBench, RefusesABadSize) {
   SwitchOptions o;
   o.frames = 0;

@@ -258,6 +258,11 @@ TEST(Headers, FrameSizeArithmetic) {
   EXPECT_EQ(required_ip_mtu(4096), 4160u);
   for (uint32_t m : {256u, 512u, 1024u, 2048u, 4096u}) EXPECT_TRUE(path_mtu_valid(m));
   for (uint32_t m : {0u, 128u, 1000u, 1500u, 8192u}) EXPECT_FALSE(path_mtu_valid(m));
+  EXPECT_EQ(path_mtu_for(1), 256u);
+  EXPECT_EQ(path_mtu_for(256), 256u);
+  EXPECT_EQ(path_mtu_for(257), 512u);
+  EXPECT_EQ(path_mtu_for(2'048), 2'048u);
+  EXPECT_EQ(path_mtu_for(4'096), 4'096u);
   EXPECT_EQ(pad_bytes(0), 0u);
   EXPECT_EQ(pad_bytes(1), 3u);
   EXPECT_EQ(pad_bytes(31), 1u);
