@@ -48,6 +48,10 @@ class EthPort {
   // unique in the process.
   static Expected<std::pair<std::unique_ptr<EthPort>, std::unique_ptr<EthPort>>> ring_pair(
       const std::string& name, unsigned socket = 0, uint32_t ring_size = 1024);
+  // Ports the process may still open: DPDK holds RTE_MAX_ETHPORTS (32 in Debian's build)
+  // in all, and a ring pair takes two.
+  static uint32_t free_port_ids();
+  static uint32_t max_port_ids();  // RTE_MAX_ETHPORTS
 
   ~EthPort();
   EthPort(const EthPort&) = delete;

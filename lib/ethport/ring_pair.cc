@@ -76,6 +76,13 @@ RingPairRings::~RingPairRings() {
   free_ring(b_to_a);
 }
 
+uint32_t EthPort::max_port_ids() { return RTE_MAX_ETHPORTS; }
+
+uint32_t EthPort::free_port_ids() {
+  const uint32_t used = rte_eth_dev_count_total();
+  return used < max_port_ids() ? max_port_ids() - used : 0;
+}
+
 Expected<std::pair<std::unique_ptr<EthPort>, std::unique_ptr<EthPort>>> EthPort::ring_pair(
     const std::string& name, unsigned socket, uint32_t ring_size) {
   if (Status s = check_name(name, ring_size); !s) return Error{s.message()};

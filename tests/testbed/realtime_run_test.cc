@@ -147,6 +147,23 @@ TEST(RealtimeRun, ARoleWithACableLeavingItWithoutAPortIsRefused) {
   EXPECT_NE(s.error().message.find("leaves the process"), std::string::npos) << s.error().message;
 }
 
+// DPDK gives a process 32 port ids (RTE_MAX_ETHPORTS in Debian's build) and a ring pair takes
+// two: the 16:1 incast's 17 cables do not fit, and the run says so before it opens any.
+TEST(RealtimeRun, MoreRingPairsThanDpdkHasPortsForAreRefusedInOneLine) {
+  auto s = scenario::load_scenario(source_root() + "/scenarios/incast16_pfc.toml",
+                                   {"run.clock=\"realtime\"", "realtime.links=\"ring\"",
+                                    "realtime.dilation=1000", "run.duration=10us", "run.warmup=0us"});
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  cc::Registry registry = cc::Registry::with_builtins();
+  auto r = run_realtime(s.value(), registry, "realtime_run_test");
+  ASSERT_FALSE(r.ok());
+  const std::string& m = r.error().message;
+  EXPECT_NE(m.find("incast16_pfc.toml: 17 cables run through rte_ring port pairs"), std::string::npos) << m;
+  EXPECT_NE(m.find("which takes 34 DPDK ports"), std::string::npos) << m;
+  EXPECT_NE(m.find("realtime.links = \"wire\""), std::string::npos) << m;
+  EXPECT_EQ(m.find('\n'), std::string::npos) << m;
+}
+
 // [[realtime.commands]]: the control thread issues them through the control channel.
 Expected<RunReport> run_with_commands(const std::string& commands) {
   auto s = scenario::load_scenario(source_root() + "/scenarios/default.toml",
