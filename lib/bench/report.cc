@@ -28,12 +28,14 @@ nlohmann::ordered_json BenchReport::to_json() const {
 
 namespace {
 
-// Large values with thousands separators, small ones with significant decimals.
+// Large values whole, the rest with three decimals, and below 1 four significant digits
+// (a 200 us run's 0.0002 simulated seconds is not 0.000).
 std::string format_value(double v) {
   if (std::isnan(v)) return "-";
   if (std::fabs(v) >= 1e5) return fmt::format("{:.0f}", v);
   if (std::fabs(v) >= 100) return fmt::format("{:.1f}", v);
-  return fmt::format("{:.3f}", v);
+  if (std::fabs(v) >= 1 || v == 0) return fmt::format("{:.3f}", v);
+  return fmt::format("{:.4g}", v);
 }
 
 }  // namespace
