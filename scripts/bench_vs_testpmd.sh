@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # rocetb's realtime datapath beside dpdk-testpmd on the same virtual device, the same lcore,
-# the same frame size, burst (32) and mbuf count, alternating the two ROUNDS times in one
+# the same frame size, burst (32), mbuf count and size, alternating the two ROUNDS times in one
 # invocation; prints each one's median, min and max frames/s and the ratio of the medians.
 #
 #   tx   rocetb bench tx  (hosts with DCQCN, QPS QPs, RDMA WRITE frames with their ICRC)
@@ -66,6 +66,8 @@ rocetb_fps() {
 import json, sys
 r = json.load(open(sys.argv[1]))
 open(sys.argv[2], "w").write("%d\n" % round(r["figures"]["frame_bytes"]))
+if not r["valid"]:
+    print(r["reason"], file=sys.stderr)
 print("%.0f %s" % (r["figures"]["frames_per_s"], "valid" if r["valid"] else "invalid"))
 PY
 }
@@ -91,9 +93,14 @@ testpmd_pps() {
   while [ $# -gt 0 ] && [ "$1" != -- ]; do eal+=("$1"); shift; done
   [ $# -gt 0 ] && shift
   app=("$@")
+  # One segment per frame, as rocetb's pools hold them: a data room of the frame and the
+  # headroom (testpmd's default, 2048 B after the headroom, splits or drops larger frames).
+  local mbuf_size=$(( $(cat "$WORK/frame_bytes") + 128 ))
+  [ "$mbuf_size" -ge 2176 ] || mbuf_size=2176
   local cmd=(dpdk-testpmd -l "0,$LCORE" --no-huge -m 1024 --no-pci --no-telemetry
              --file-prefix "bench-tp-$$" "${eal[@]}" --
-             -i "--forward-mode=$fwd" --nb-cores=1 --burst=32 --total-num-mbufs=9214 "${app[@]}")
+             -i "--forward-mode=$fwd" --nb-cores=1 --burst=32 --total-num-mbufs=9214
+             "--mbuf-size=$mbuf_size" "${app[@]}")
   rm -f "$WORK/in"
   mkfifo "$WORK/in"
   timeout -s INT $((SECS + 150)) stdbuf -o0 "${cmd[@]}" < "$WORK/in" > "$WORK/testpmd.log" 2>&1 &
@@ -114,6 +121,7 @@ testpmd_pps() {
   local pps
   pps=$(grep "Tx-pps" "$WORK/testpmd.log" | sed -n '2s/.*Tx-pps: *\([0-9]*\).*/\1/p')
   [ -n "$pps" ] || die "no Tx-pps in testpmd's output: $(tail -5 "$WORK/testpmd.log")"
+  [ "$pps" -gt 0 ] || die "testpmd --forward-mode=$fwd sent no frame: $(grep -iE 'error|fail|invalid' "$WORK/testpmd.log" | head -3)"
   echo "$pps"
 }
 
@@ -127,7 +135,7 @@ for mode in $MODES; do
   [ -n "${PEER_FWD[$mode]:-}" ] || die "mode '$mode': expected one of ${!PEER_FWD[*]}"
   : > "$WORK/$mode.rocetb"; : > "$WORK/$mode.testpmd"; invalid=0
   for round in $(seq "$ROUNDS"); do
-    read -r fps validity < <(rocetb_fps "$mode")
+    read -r fps validity < <(rocetb_fps "$mode" 2>> "$WORK/invalid")
     echo "$fps" >> "$WORK/$mode.rocetb"
     [ "$validity" = valid ] || invalid=$((invalid + 1))
     frame_bytes=$(cat "$WORK/frame_bytes")
@@ -146,10 +154,15 @@ for mode in $MODES; do
   ratio=$(awk -v a="$rm" -v b="$tm" 'BEGIN { print a / b }')
   printf '%-6s %6s %5s  %-10s %8s %8s %8s  %-12s %8s %8s %8s  %6.3f  %s\n' "$mode" "$frame_bytes" "$LCORE" \
     "rocetb" "$rm" "$rmin" "$rmax" "testpmd" "$tm" "$tmin" "$tmax" "$ratio" \
-    "$([ $invalid -eq 0 ] && echo "" || echo "($invalid rocetb runs invalid: lcore stalled)")" >> "$WORK/table"
+    "$([ $invalid -eq 0 ] && echo "" || echo "($invalid rocetb runs invalid, below)")" >> "$WORK/table"
 done
 echo
 echo "$(nproc) CPUs: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'); load $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-6s %6s %5s  %-10s %8s %8s %8s  %-12s %8s %8s %8s  %6s\n' mode bytes lcore "" median min max "" median min max ratio
 printf '%-6s %6s %5s  %-10s %8s %8s %8s  %-12s %8s %8s %8s  %6s\n' "" "" "" "" "Mfr/s" "" "" "" "Mfr/s" "" "" ""
 cat "$WORK/table"
+if [ -s "$WORK/invalid" ]; then
+  echo
+  echo "invalid rocetb runs (their figures are in the table):"
+  sed 's/^/  /' "$WORK/invalid"
+fi
