@@ -239,7 +239,7 @@ void add_rx(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
   rx->add_option("--lcores", a->lcores, "the lcore (one)")->capture_default_str();
   rx->add_option("--keep-capture", a->rx.keep_capture, "write the source capture to this file and keep it");
   rx->add_option("--seconds", a->duration, "how long to run (a time: 1s, 200ms)")->capture_default_str();
-  rx->add_option("--rate", a->rate, "the host's wire rate")->capture_default_str();
+  rx->add_option("--rate", a->rate, "the host's wire rate, for the ACKs it sends (it receives as fast as the source gives)")->capture_default_str();
   rx->add_flag("--json", a->json, "print one JSON object instead of the table");
 }
 

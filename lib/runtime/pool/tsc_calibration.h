@@ -27,11 +27,10 @@
 namespace rtb::runtime {
 
 inline constexpr timespec kEalCalibrationSleep{0, 100'000'000};  // get_tsc_freq()'s sleep
-inline constexpr timespec kShortCalibrationSleep{0, 10'000'000};
-inline constexpr Time kShortCalibration = Time::ms(10);  // the same, as a time
+inline constexpr Time kShortCalibration = Time::ms(10);
 
 // The sleep the next EAL start's calibration gets (start_eal() sets EalOptions'
-// tsc_calibration_sleep here): kShortCalibrationSleep unless chosen. A virtual run, which
+// tsc_calibration_sleep here): kShortCalibration unless chosen. A virtual run, which
 // never reads the TSC, takes 1 ms: at 1 ms the readings would have to be 2.5 us apart to
 // lose a 10 MHz step of a 2 GHz TSC, and only run.json's figure would show it.
 void choose_calibration_sleep(Time sleep);
