@@ -101,6 +101,12 @@ Expected<Common> parse_common(const BenchArgs& a) {
                    take("--rate", parse_rate(a.rate), c.rate)}) {
     if (!s) return Error{s.message()};
   }
+  if (c.duration <= Time::zero()) return Error{fmt::format("--seconds {}: expected a time above 0", a.duration)};
+  if (c.rate.bps() == 0) return Error{fmt::format("--rate {}: expected a rate above 0, e.g. 100Gbps", a.rate)};
+  // As realtime.catch_up in a scenario (scenario/realtime_settings.cc).
+  if (c.catch_up <= Time::zero() || c.catch_up > Time::ms(10)) {
+    return Error{fmt::format("--catch-up {}: expected a time above 0 and at most 10ms", a.catch_up)};
+  }
   auto lcores = parse_lcores(a.lcores);
   if (!lcores) return Error{lcores.error().message};
   c.lcores = lcores.value();

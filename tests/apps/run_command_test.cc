@@ -78,6 +78,30 @@ TEST(RunCommand, CommandLineErrorsAreOneLineWithExit2) {
   EXPECT_THAT(help.out, HasSubstr("Usage:"));
 }
 
+// The options tx, rx and switch share are checked before the EAL starts: a zero rate was a
+// division by zero (SIGFPE), a zero duration a "valid" run of no frames.
+TEST(RunCommand, BenchRefusesAZeroRateDurationOrCatchUpInOneLine) {
+  struct Case {
+    std::vector<std::string> option;
+    std::string out;
+  };
+  for (const char* mode : {"tx", "rx", "switch"}) {
+    for (const Case& c : std::vector<Case>{
+             {{"--rate", "0Gbps"}, "rocetb bench: --rate 0Gbps: expected a rate above 0, e.g. 100Gbps\n"},
+             {{"--seconds", "0s"}, "rocetb bench: --seconds 0s: expected a time above 0\n"},
+             {{"--catch-up", "0us"}, "rocetb bench: --catch-up 0us: expected a time above 0 and at most 10ms\n"},
+             {{"--catch-up", "11ms"}, "rocetb bench: --catch-up 11ms: expected a time above 0 and at most 10ms\n"}}) {
+      std::vector<std::string> args = {"bench", mode};
+      args.insert(args.end(), c.option.begin(), c.option.end());
+      SCOPED_TRACE(std::string(mode) + " " + c.option[0] + " " + c.option[1]);
+      const auto r = run_rocetb(args);
+      EXPECT_EQ(r.term_signal, 0) << r.out;
+      EXPECT_EQ(r.exit_code, 1) << r.out;
+      EXPECT_EQ(r.out, c.out);
+    }
+  }
+}
+
 TEST(RunCommand, AFifoAsTheScenarioIsRefusedNotWaitedOn) {
   const std::string fifo = ::testing::TempDir() + "/run_command_fifo.toml";
   std::filesystem::remove(fifo);
