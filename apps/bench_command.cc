@@ -141,7 +141,9 @@ int run_sim(BenchArgs& a) {
 int run_loop(BenchArgs& a) {
   auto c = parse_common(a);
   if (!c) return print(Error{c.error().message}, false);
-  if (!a.loop_catch_up.empty()) {
+  if (a.loop_catch_up == "auto") {  // as realtime.catch_up = "auto", whatever the scenario says
+    a.loop.overrides.push_back("realtime.catch_up=\"auto\"");
+  } else if (!a.loop_catch_up.empty()) {
     Time t;
     if (Status s = take("--catch-up", parse_time(a.loop_catch_up), t); !s) return print(Error{s.message()}, false);
     a.loop.catch_up = t;
@@ -169,7 +171,7 @@ void add_loop(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
       ->check(CLI::Range(1u, 1024u))
       ->capture_default_str();
   loop->add_option("--catch-up", a->loop_catch_up,
-                   "how far behind the clock a stage may run (default: the scenario's, \"auto\")");
+                   "how far behind the clock a stage may run: a time or \"auto\" (default: the scenario's)");
   loop->add_option("--set", a->loop.overrides, "override any key, as rocetb run --set")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);

@@ -102,6 +102,14 @@ TEST(RunCommand, BenchRefusesAZeroRateDurationOrCatchUpInOneLine) {
   }
 }
 
+// bench loop's --catch-up takes "auto" as realtime.catch_up does (it was refused as no time).
+TEST(RunCommand, BenchLoopTakesAutoCatchUp) {
+  const auto r = run_rocetb({"bench", "loop", "scenarios/default.toml", "--catch-up", "auto", "--seconds", "1ms",
+                             "--set", "run.warmup=0us", "--dilation", "50", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out, HasSubstr(R"(realtime.catch_up=\"auto\")")) << r.out;
+}
+
 TEST(RunCommand, AFifoAsTheScenarioIsRefusedNotWaitedOn) {
   const std::string fifo = ::testing::TempDir() + "/run_command_fifo.toml";
   std::filesystem::remove(fifo);
