@@ -4,9 +4,7 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <fstream>
-#include <thread>
 
 #include "runtime/pool/eal.h"
 
@@ -14,16 +12,7 @@ namespace rtb::bench {
 
 Status start_bench_eal(const std::string& program, const std::vector<unsigned>& lcores,
                        uint64_t pool_bytes, const std::vector<std::string>& extra) {
-  if (lcores.empty()) return Error{"--lcores: expected at least one lcore"};
-  const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
-  for (size_t i = 0; i < lcores.size(); ++i) {
-    if (lcores[i] >= cpus) {
-      return Error{fmt::format("--lcores: lcore {} is not on this machine (CPUs 0..{})", lcores[i], cpus - 1)};
-    }
-    if (std::count(lcores.begin(), lcores.end(), lcores[i]) > 1) {
-      return Error{fmt::format("--lcores: lcore {} is listed twice: expected distinct lcores", lcores[i])};
-    }
-  }
+  if (Status s = runtime::check_lcores_usable(lcores); !s) return Error{"--lcores: " + s.message()};
   runtime::EalOptions eal;
   eal.program = program;
   eal.main_lcore = lcores.front();

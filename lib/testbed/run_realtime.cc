@@ -73,6 +73,9 @@ runtime::PoolConfig realtime_pool_config(const scenario::Scenario& s) {
 Status ensure_eal(const scenario::Scenario& s, const runtime::PoolSizes& sizes) {
   if (runtime::eal_running()) return {};  // the scheduler checks the lcores it needs
   const scenario::RealtimeConfig& r = s.realtime;
+  if (Status c = runtime::check_lcores_usable(r.lcores); !c) {
+    return Error{fmt::format("{}: realtime.lcores: {}", s.source, c.message())};
+  }
   runtime::EalOptions eal;
   eal.main_lcore = r.lcores.front();
   eal.worker_lcores.assign(r.lcores.begin() + 1, r.lcores.end());

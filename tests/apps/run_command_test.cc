@@ -102,6 +102,18 @@ TEST(RunCommand, BenchRefusesAZeroRateDurationOrCatchUpInOneLine) {
   }
 }
 
+// A realtime run's lcores are checked against the CPUs the process may run on before the
+// EAL starts, naming the file and key (the EAL said only "invalid core list").
+TEST(RunCommand, ARealtimeLcoreTheProcessCannotRunOnIsNamed) {
+  const auto r = run_rocetb({"run", "scenarios/default.toml", "--set", "run.clock=\"realtime\"", "--set",
+                             "realtime.lcores=[1023]", "--out", out_dir("lcore")});
+  EXPECT_EQ(r.exit_code, 1) << r.out;
+  EXPECT_THAT(last_line(r.out),
+              HasSubstr("rocetb: scenarios/default.toml: realtime.lcores: lcore 1023 is not a CPU this process may "
+                        "run on ("))
+      << r.out;
+}
+
 // bench loop's --catch-up takes "auto" as realtime.catch_up does (it was refused as no time).
 TEST(RunCommand, BenchLoopTakesAutoCatchUp) {
   const auto r = run_rocetb({"bench", "loop", "scenarios/default.toml", "--catch-up", "auto", "--seconds", "1ms",

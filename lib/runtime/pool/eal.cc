@@ -132,6 +132,37 @@ uint32_t usable_cpus() { return std::max(1u, static_cast<uint32_t>(usable_cpu_li
 
 std::vector<unsigned> usable_cpu_list() { return g_state != EalState::kNotStarted ? g_cpus_before : affinity(); }
 
+namespace {
+
+// "0-3,6": runs of consecutive CPUs.
+std::string cpu_ranges(const std::vector<unsigned>& cpus) {
+  std::string out;
+  for (size_t i = 0; i < cpus.size();) {
+    size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    out += fmt::format("{}{}", out.empty() ? "" : ",", cpus[i]);
+    if (j > i) out += fmt::format("-{}", cpus[j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+Status check_lcores_usable(const std::vector<unsigned>& lcores) {
+  if (lcores.empty()) return Error{"no lcore: expected at least one"};
+  const std::vector<unsigned> cpus = usable_cpu_list();
+  for (size_t i = 0; i < lcores.size(); ++i) {
+    if (std::count(lcores.begin(), lcores.begin() + static_cast<std::ptrdiff_t>(i), lcores[i]) > 0) {
+      return Error{fmt::format("lcore {} is listed twice: expected distinct lcores", lcores[i])};
+    }
+    if (!cpus.empty() && std::find(cpus.begin(), cpus.end(), lcores[i]) == cpus.end()) {
+      return Error{fmt::format("lcore {} is not a CPU this process may run on ({})", lcores[i], cpu_ranges(cpus))};
+    }
+  }
+  return {};
+}
+
 Status start_eal(const EalOptions& options) {
   if (g_state != EalState::kNotStarted) return Error{already_message()};
   auto args = eal_arguments(options, probe_hugepages());

@@ -40,6 +40,9 @@ const std::vector<unsigned>& cpus_before_eal();
 uint32_t usable_cpus();
 // The same CPUs, listed (empty if the kernel does not say).
 std::vector<unsigned> usable_cpu_list();
+// Ok when every lcore is a distinct CPU of usable_cpu_list(); else what is wrong with
+// the first that is not ("lcore 7 is not a CPU this process may run on (0-1)").
+Status check_lcores_usable(const std::vector<unsigned>& lcores);
 
 // rte_eal_cleanup() and removal of this process's (empty) runtime folder. Call once, at
 // the end, after every pool and port is released.
