@@ -79,7 +79,7 @@ void add_figures(BenchReport& r, const TxOptions& o, const std::vector<std::uniq
   r.add("frame_bytes", frames ? static_cast<double>(bytes) / n : 0, "B (without FCS)");
   r.add("frames", n, "frames after the warm-up");
   r.add("measured_seconds", span, "s after the warm-up");
-  r.add("memory_per_qp_bytes", static_cast<double>(rss_growth) / o.qps, "B (resident growth / QPs)");
+  r.add("memory_per_qp_bytes", static_cast<double>(rss_growth) / o.qps, "B (resident growth from before the hosts / QPs: a host's fixed tables included)");
   r.details["hosts"] = std::move(hosts);
   r.details["realtime"] = st.to_json();
 }
@@ -131,12 +131,15 @@ Expected<BenchReport> run_tx(const TxOptions& o, cc::Registry& registry) {
   BenchReport report;
   report.mode = "tx";
   report.config = config_json(o);
-  const uint64_t rss_before = resident_bytes();
   std::vector<std::unique_ptr<TxRig>> rigs;
   for (size_t h = 0; h < o.lcores.size(); ++h) {
-    auto rig = TxRig::create(rig_spec(o, h, run), cc.value());
+    auto rig = TxRig::create(rig_spec(o, h, run));
     if (!rig) return Error{rig.error().message};
     rigs.push_back(std::move(rig).value());
+  }
+  const uint64_t rss_before = resident_bytes();  // pools and ports built: what follows is the QPs'
+  for (auto& rig : rigs) {
+    if (Status s = rig->build_host(cc.value()); !s) return Error{s.message()};
   }
   realtime::TscClock clock = realtime::TscClock::calibrate();
   realtime::RealtimeScheduler scheduler;

@@ -90,22 +90,21 @@ TxRig::TxRig(const TxRigSpec& spec, runtime::PoolSet pools)
 
 TxRig::~TxRig() { (void)finish(); }
 
-Expected<std::unique_ptr<TxRig>> TxRig::create(const TxRigSpec& spec, const cc::Controller& cc) {
+Expected<std::unique_ptr<TxRig>> TxRig::create(const TxRigSpec& spec) {
   if (Status s = check_rig(spec); !s) return Error{s.message()};
   // Realtime: an empty pool is counted and the run goes on (lib/runtime/pool/README.md).
   auto pools = runtime::PoolSet::create(rig_pool_sizes(spec.payload), &wire::payload_byte, spec.pools,
                                         runtime::OnEmpty::kCount);
   if (!pools) return Error{pools.error().message};
   std::unique_ptr<TxRig> rig(new TxRig(spec, std::move(pools).value()));
-  if (Status s = rig->build(cc); !s) return Error{s.message()};
+  auto port = ethport::EthPort::open({.device = spec.device}, rig->pools_.data().mempool());
+  if (!port) return Error{port.error().message};
+  rig->port_ = std::move(port).value();
+  rig->bridge_ = std::make_unique<ethport::EthBridge>(spec.name + ":eth0", *rig->port_, &rig->tx_, nullptr);
   return rig;
 }
 
-Status TxRig::build(const cc::Controller& cc) {
-  auto port = ethport::EthPort::open({.device = spec_.device}, pools_.data().mempool());
-  if (!port) return Error{port.error().message};
-  port_ = std::move(port).value();
-  bridge_ = std::make_unique<ethport::EthBridge>(spec_.name + ":eth0", *port_, &tx_, nullptr);
+Status TxRig::build_host(const cc::Controller& cc) {
   host::HostConfig hc;
   hc.name = spec_.name;
   hc.first_qpn = spec_.first_qpn;

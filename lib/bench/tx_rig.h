@@ -50,7 +50,10 @@ runtime::PoolSizes rig_pool_sizes(uint32_t payload);
 
 class TxRig {
  public:
-  static Expected<std::unique_ptr<TxRig>> create(const TxRigSpec& spec, const cc::Controller& cc);
+  // The pools, the port and its bridge; then build_host() adds the host and its QPs (apart,
+  // so that the memory the QPs take can be told from the pools').
+  static Expected<std::unique_ptr<TxRig>> create(const TxRigSpec& spec);
+  Status build_host(const cc::Controller& cc);
   ~TxRig();
 
   void place(realtime::RealtimeScheduler& s, unsigned lcore);
@@ -67,7 +70,6 @@ class TxRig {
 
  private:
   TxRig(const TxRigSpec& spec, runtime::PoolSet pools);
-  Status build(const cc::Controller& cc);
   Status add_qps();
 
   class MarkStage;
