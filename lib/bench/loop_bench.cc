@@ -21,7 +21,7 @@ double number(const nlohmann::ordered_json& j, const char* key) {
 
 }  // namespace
 
-std::vector<std::string> loop_overrides(const LoopOptions& o, uint32_t switches) {
+std::vector<std::string> loop_overrides(const LoopOptions& o, const std::vector<std::string>& switches) {
   std::vector<std::string> v{
       "run.clock=\"realtime\"",
       fmt::format("run.duration=\"{}ns\"", o.duration.ps() / 1000),
@@ -32,8 +32,8 @@ std::vector<std::string> loop_overrides(const LoopOptions& o, uint32_t switches)
   };
   if (o.catch_up) v.push_back(fmt::format("realtime.catch_up=\"{}ns\"", o.catch_up->ps() / 1000));
   // Hosts stay on the first lcore; switches go round the others.
-  for (uint32_t sw = 0; sw < switches && o.lcores.size() > 1; ++sw) {
-    v.push_back(fmt::format("realtime.place.sw{}={}", sw, o.lcores[1 + sw % (o.lcores.size() - 1)]));
+  for (size_t sw = 0; sw < switches.size() && o.lcores.size() > 1; ++sw) {
+    v.push_back(fmt::format("realtime.place.{}={}", switches[sw], o.lcores[1 + sw % (o.lcores.size() - 1)]));
   }
   return v;
 }
@@ -41,8 +41,9 @@ std::vector<std::string> loop_overrides(const LoopOptions& o, uint32_t switches)
 Expected<BenchReport> run_loop(const LoopOptions& o, cc::Registry& registry) {
   auto probe = scenario::load_scenario(o.scenario, o.overrides);
   if (!probe) return Error{probe.error().message};
-  std::vector<std::string> overrides =
-      loop_overrides(o, static_cast<uint32_t>(probe->topology.switches.size()));
+  std::vector<std::string> switches;
+  for (const scenario::SwitchNode& sw : probe->topology.switches) switches.push_back(sw.name);
+  std::vector<std::string> overrides = loop_overrides(o, switches);
   overrides.insert(overrides.end(), o.overrides.begin(), o.overrides.end());
   auto s = scenario::load_scenario(o.scenario, overrides);
   if (!s) return Error{s.error().message};

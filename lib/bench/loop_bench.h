@@ -29,7 +29,7 @@ struct LoopOptions {
 };
 
 // The scenario keys the options stand for (realtime clock, lcores, placement, rings).
-std::vector<std::string> loop_overrides(const LoopOptions& o, uint32_t switches);
+std::vector<std::string> loop_overrides(const LoopOptions& o, const std::vector<std::string>& switches);
 // Starts the EAL itself when none runs (as rocetb run does).
 Expected<BenchReport> run_loop(const LoopOptions& o, cc::Registry& registry);
 

@@ -141,7 +141,7 @@ EthPort::~EthPort() {
     // Error: Invalid memory" and a hung close in DPDK 22.11). Let it finish.
     std::this_thread::sleep_for(kMemifDisconnectSettle);
   }
-  if (id_ != RTE_MAX_ETHPORTS) {
+  if (id_ != RTE_MAX_ETHPORTS && rings_ == nullptr) {  // a ring pair's port goes with rings_
     if (started_) {
       free_rx_leftovers();
       rte_eth_dev_stop(id_);
@@ -149,7 +149,7 @@ EthPort::~EthPort() {
     rte_eth_dev_close(id_);
   }
   if (owns_vdev_) rte_vdev_uninit(name_.c_str());
-  // rings_ (ring pairs) is released after the port is closed: the last port frees them.
+  // rings_ (a ring pair's end): the last end closes the shared port, then frees the rings.
 }
 
 uint32_t EthPort::free_rx_leftovers() {
@@ -183,6 +183,13 @@ bool EthPort::link_up() const {
 nlohmann::ordered_json EthPort::stats_json() const {
   rte_eth_stats st{};
   rte_eth_stats_get(id_, &st);
+  if (rings_ != nullptr) {  // a ring pair's end: its own queue of the shared port
+    st.ipackets = st.q_ipackets[queue_];
+    st.opackets = st.q_opackets[queue_];
+    st.ibytes = st.q_ibytes[queue_];
+    st.obytes = st.q_obytes[queue_];
+    st.oerrors = st.q_errors[queue_];
+  }
   return {{"port", name_},         {"driver", driver()},    {"link_up", link_up()},
           {"ipackets", st.ipackets}, {"opackets", st.opackets}, {"ibytes", st.ibytes},
           {"obytes", st.obytes},     {"imissed", st.imissed},   {"ierrors", st.ierrors},

@@ -31,15 +31,15 @@ uint32_t largest_frame(const rte_eth_dev_info& info, const rte_mempool* pool) {
 
 }  // namespace
 
-Status EthPort::configure(const PortSpec& spec, rte_mempool* rx_pool) {
+Status EthPort::configure(const PortSpec& spec, rte_mempool* rx_pool, uint16_t queues) {
   rte_eth_dev_info info{};
   if (int rc = rte_eth_dev_info_get(id_, &info); rc != 0) {
     return Error{fmt::format("device {}: rte_eth_dev_info_get failed ({})", name_,
                              errno_text(rc))};
   }
-  if (info.max_rx_queues < 1 || info.max_tx_queues < 1) {
-    return Error{fmt::format("{} offers {} rx and {} tx queues; rocetb needs one of each",
-                             error_prefix(), info.max_rx_queues, info.max_tx_queues)};
+  if (info.max_rx_queues < queues || info.max_tx_queues < queues) {
+    return Error{fmt::format("{} offers {} rx and {} tx queues; rocetb needs {} of each",
+                             error_prefix(), info.max_rx_queues, info.max_tx_queues, queues)};
   }
   if (rte_pktmbuf_priv_size(rx_pool) < sizeof(runtime::FrameMeta)) {
     return Error{fmt::format("{}: rx pool '{}' has a {} B private area, too small for "
@@ -57,14 +57,14 @@ Status EthPort::configure(const PortSpec& spec, rte_mempool* rx_pool) {
   }
   rte_eth_conf conf{};
   conf.rxmode.mtu = max_frame_ - RTE_ETHER_HDR_LEN;
-  if (int rc = rte_eth_dev_configure(id_, 1, 1, &conf); rc != 0) {
-    return Error{fmt::format("{}: rte_eth_dev_configure (1 rx + 1 tx queue, MTU {}) failed "
-                             "({})", error_prefix(), conf.rxmode.mtu, errno_text(rc))};
+  if (int rc = rte_eth_dev_configure(id_, queues, queues, &conf); rc != 0) {
+    return Error{fmt::format("{}: rte_eth_dev_configure ({} rx + {} tx queues, MTU {}) failed "
+                             "({})", error_prefix(), queues, queues, conf.rxmode.mtu, errno_text(rc))};
   }
-  return setup_queues(spec, rx_pool);
+  return setup_queues(spec, rx_pool, queues);
 }
 
-Status EthPort::setup_queues(const PortSpec& spec, rte_mempool* rx_pool) {
+Status EthPort::setup_queues(const PortSpec& spec, rte_mempool* rx_pool, uint16_t queues) {
   uint16_t rxd = spec.rx_descriptors;
   uint16_t txd = spec.tx_descriptors;
   if (int rc = rte_eth_dev_adjust_nb_rx_tx_desc(id_, &rxd, &txd); rc != 0) {
@@ -78,13 +78,15 @@ Status EthPort::setup_queues(const PortSpec& spec, rte_mempool* rx_pool) {
                              error_prefix(), rx_pool->name, rx_pool->size, rxd)};
   }
   const int socket = rte_eth_dev_socket_id(id_);
-  if (int rc = rte_eth_rx_queue_setup(id_, 0, rxd, socket, nullptr, rx_pool); rc != 0) {
-    return Error{fmt::format("{}: rx queue setup with {} descriptors and pool '{}' failed "
-                             "({})", error_prefix(), rxd, rx_pool->name, errno_text(rc))};
-  }
-  if (int rc = rte_eth_tx_queue_setup(id_, 0, txd, socket, nullptr); rc != 0) {
-    return Error{fmt::format("{}: tx queue setup with {} descriptors failed ({})",
-                             error_prefix(), txd, errno_text(rc))};
+  for (uint16_t q = 0; q < queues; ++q) {
+    if (int rc = rte_eth_rx_queue_setup(id_, q, rxd, socket, nullptr, rx_pool); rc != 0) {
+      return Error{fmt::format("{}: rx queue {} setup with {} descriptors and pool '{}' failed "
+                               "({})", error_prefix(), q, rxd, rx_pool->name, errno_text(rc))};
+    }
+    if (int rc = rte_eth_tx_queue_setup(id_, q, txd, socket, nullptr); rc != 0) {
+      return Error{fmt::format("{}: tx queue {} setup with {} descriptors failed ({})",
+                               error_prefix(), q, txd, errno_text(rc))};
+    }
   }
   return {};
 }

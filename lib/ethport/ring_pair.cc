@@ -3,6 +3,8 @@
 // receives from, and the other way round. The rings are single-producer single-consumer:
 // each port is polled by one lcore (design.md "The pipeline").
 #include <rte_eth_ring.h>
+#include <rte_ethdev.h>
+#include <rte_bus_vdev.h>
 #include <rte_errno.h>
 #include <rte_mbuf.h>
 #include <rte_ring.h>
@@ -72,6 +74,11 @@ Expected<std::shared_ptr<RingPairRings>> make_rings(const std::string& name, uns
 }  // namespace
 
 RingPairRings::~RingPairRings() {
+  if (port != RTE_MAX_ETHPORTS) {
+    if (started) rte_eth_dev_stop(port);
+    rte_eth_dev_close(port);
+    rte_vdev_uninit(vdev.c_str());
+  }
   free_ring(a_to_b);
   free_ring(b_to_a);
 }
@@ -89,29 +96,33 @@ Expected<std::pair<std::unique_ptr<EthPort>, std::unique_ptr<EthPort>>> EthPort:
   auto rings = make_rings(name, socket, ring_size);
   if (!rings) return rings.error();
   auto shared = rings.value();
-  std::unique_ptr<EthPort> ports[2];
+  // Queue i is end i: end a sends on a_to_b and receives on b_to_a, end b the other way.
   rte_ring* rx_of[2] = {shared->b_to_a, shared->a_to_b};
   rte_ring* tx_of[2] = {shared->a_to_b, shared->b_to_a};
-  for (int i = 0; i < 2; ++i) {
-    const std::string side = name + (i == 0 ? "_a" : "_b");
-    const int id = rte_eth_from_rings(side.c_str(), &rx_of[i], 1, &tx_of[i], 1, socket);
-    if (id < 0) {
-      return Error{fmt::format("ring pair '{}': rte_eth_from_rings failed ({}); the name may "
-                               "be in use already", name, rte_strerror(rte_errno))};
-    }
-    ports[i].reset(new EthPort("net_ring_" + side, DeviceKind::kRing, ""));
-    ports[i]->id_ = static_cast<uint16_t>(id);
-    ports[i]->owns_vdev_ = true;
-    ports[i]->rings_ = shared;
-    ports[i]->tx_sync_ = tx_of[i];
-    ports[i]->rx_sync_ = rx_of[i];
-    PortSpec spec{.device = ports[i]->name_, .rx_descriptors = 64, .tx_descriptors = 64};
-    if (Status s = ports[i]->configure(spec, shared->placeholder_pool->mempool()); !s) {
-      return Error{s.message()};
-    }
-    if (Status s = ports[i]->start(spec); !s) return Error{s.message()};
+  const std::string vdev = "net_ring_" + name;
+  const int id = rte_eth_from_rings(name.c_str(), rx_of, 2, tx_of, 2, socket);
+  if (id < 0) {
+    return Error{fmt::format("ring pair '{}': rte_eth_from_rings failed ({}); the name may be in "
+                             "use already, or all {} port ids are taken", name, rte_strerror(rte_errno),
+                             max_port_ids())};
   }
-  return std::make_pair(std::move(ports[0]), std::move(ports[1]));
+  shared->port = static_cast<uint16_t>(id);
+  shared->vdev = vdev;  // from here the rings' owner closes the port
+  std::unique_ptr<EthPort> ends[2];
+  for (uint16_t i = 0; i < 2; ++i) {
+    ends[i].reset(new EthPort(vdev + (i == 0 ? ":a" : ":b"), DeviceKind::kRing, ""));
+    ends[i]->id_ = shared->port;
+    ends[i]->queue_ = i;
+    ends[i]->rings_ = shared;
+    ends[i]->tx_sync_ = tx_of[i];
+    ends[i]->rx_sync_ = rx_of[i];
+  }
+  PortSpec spec{.device = vdev, .rx_descriptors = 64, .tx_descriptors = 64};
+  if (Status s = ends[0]->configure(spec, shared->placeholder_pool->mempool(), 2); !s) return Error{s.message()};
+  if (Status s = ends[0]->start(spec); !s) return Error{s.message()};
+  shared->started = true;
+  ends[1]->max_frame_ = ends[0]->max_frame_;
+  return std::make_pair(std::move(ends[0]), std::move(ends[1]));
 }
 
 }  // namespace rtb::ethport

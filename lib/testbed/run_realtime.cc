@@ -16,6 +16,7 @@
 #include <thread>
 #include <vector>
 
+#include "ethport/eth_port.h"
 #include "realtime/realtime_scheduler.h"
 #include "realtime/tsc_clock.h"
 #include "runtime/pool/eal.h"
@@ -47,6 +48,28 @@ uint32_t cut_cables(const scenario::Scenario& s) {
   uint32_t n = 0;
   for (const scenario::Link& l : s.topology.links) n += s.realtime.cuts(l);
   return n;
+}
+
+// Every cut cable with both ends in this process is an rte_ring pair, and each pair takes
+// one of the process's DPDK port ids (ethport::EthPort::ring_pair).
+Status check_ring_ports(const scenario::Scenario& s) {
+  uint32_t cables = 0;
+  for (const scenario::Link& l : s.topology.links) {
+    cables += s.realtime.cuts(l) && s.realtime.builds(l.a.node) && s.realtime.builds(l.b.node);
+  }
+  const uint32_t free = ethport::EthPort::free_port_ids();
+  if (cables <= free) return {};
+  const std::string remedy =
+      s.realtime.ring_links
+          ? "use a scenario with fewer cables, or realtime.links = \"wire\" (only cables between "
+            "lcores then take ring pairs)"
+          : "place more of the nodes on one lcore";
+  return Error{fmt::format(
+      "{}: {} cables run through rte_ring port pairs ({}), a DPDK port each, but only {} ports are "
+      "free (this DPDK build holds {} in all); {}",
+      s.source, cables,
+      s.realtime.ring_links ? "realtime.links = \"ring\"" : "each joins nodes on different lcores",
+      free, ethport::EthPort::max_port_ids(), remedy)};
 }
 
 // The mbufs of a realtime run: those of a virtual run, plus what the rte_rings of cut
@@ -181,6 +204,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
                                  const std::string& command_line, const tap::CaptureRequest& capture,
                                  const SeriesRequest& series) {
   const StopScope stop_scope;  // a stop request from start-up on ends this run
+  if (Status st = check_ring_ports(s); !st) return Error{st.message()};  // before pools and ports
   auto sizes = pool_sizes(s, realtime_pool_config(s));
   if (!sizes) return Error{sizes.error().message};
   const ResourcePlan resources = plan_resources(s, realtime_pool_config(s), sizes.value());

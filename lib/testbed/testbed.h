@@ -142,8 +142,6 @@ class Testbed {
   void post_messages(host::Host& a, uint32_t qp, const scenario::Flow& f);
   Status make_links();
   Status make_bridges();
-  bool rings_pair(const scenario::Link& l) const;  // a cut cable with both ends built here
-  Status check_ring_ports() const;
   Status make_hosts(const cc::Controller& cc, const HostStandIn& stand_in);
   const cc::Controller& controller_of(uint32_t host, const cc::Controller& cc);
   Status make_switches(const IntPlan& int_plan);

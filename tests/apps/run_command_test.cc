@@ -122,6 +122,21 @@ TEST(RunCommand, BenchLoopTakesAutoCatchUp) {
   EXPECT_THAT(r.out, HasSubstr(R"(realtime.catch_up=\"auto\")")) << r.out;
 }
 
+// bench loop on a leaf-spine: its switches are placed by name on the second lcore and its
+// 24 cables are 24 ring pairs, one DPDK port id each (two each left room for 16 cables).
+TEST(RunCommand, BenchLoopRunsALeafSpine) {
+  const auto r = run_rocetb({"bench", "loop", "scenarios/alltoall_leafspine.toml", "--lcores", "0,1", "--seconds",
+                             "30us", "--set", "run.warmup=0us", "--set", "run.sample_interval=10us", "--dilation",
+                             "1000", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const size_t json = r.out.rfind("\n{\n");  // after the scenario's warnings, if any
+  const auto j = nlohmann::json::parse(r.out.substr(json == std::string::npos ? 0 : json + 1));
+  const auto& over = j["config"]["overrides"];
+  EXPECT_NE(std::find(over.begin(), over.end(), "realtime.place.spine1=1"), over.end()) << over.dump();
+  EXPECT_EQ(j["details"]["bridges"].size(), 2u * 24);  // a bridge at each end of every cable
+  EXPECT_GT(j["figures"]["frame_hops_per_s"].get<double>(), 0);
+}
+
 TEST(RunCommand, AFifoAsTheScenarioIsRefusedNotWaitedOn) {
   const std::string fifo = ::testing::TempDir() + "/run_command_fifo.toml";
   std::filesystem::remove(fifo);

@@ -35,6 +35,19 @@ TEST(LoopBench, TheDefaultIncastClosesItsLoopOverRingsOnTwoLcores) {
   EXPECT_NE(std::find(over.begin(), over.end(), "realtime.place.sw0=1"), over.end());
 }
 
+// Switches go round the lcores after the first by their names (a leaf-spine's are leaf0..
+// and spine0..). The run itself: RunCommand.BenchLoopRunsALeafSpine (its own EAL).
+TEST(LoopBench, SwitchesArePlacedByName) {
+  LoopOptions o;
+  o.lcores = {0, 1, 2};
+  const std::vector<std::string> v = loop_overrides(o, {"leaf0", "leaf1", "spine0"});
+  for (const char* placed : {"realtime.place.leaf0=1", "realtime.place.leaf1=2", "realtime.place.spine0=1"}) {
+    EXPECT_NE(std::find(v.begin(), v.end(), placed), v.end()) << placed;
+  }
+  o.lcores = {0};  // one lcore: everything on it, nothing placed
+  for (const std::string& k : loop_overrides(o, {"leaf0"})) EXPECT_EQ(k.find("realtime.place."), std::string::npos) << k;
+}
+
 TEST(LoopBench, AnUnknownKeyIsTheScenarioError) {
   cc::Registry registry = cc::Registry::with_builtins();
   LoopOptions o;

@@ -29,7 +29,9 @@ TEST_F(RingPair, FramesCrossBothWaysInOrder) {
   ASSERT_TRUE(pair.ok()) << pair.error().message;
   EthPort& a = *pair.value().first;
   EthPort& b = *pair.value().second;
-  EXPECT_NE(a.id(), b.id());
+  EXPECT_EQ(a.id(), b.id());  // one port id for the pair: its queue 0 and queue 1
+  EXPECT_EQ(a.queue(), 0);
+  EXPECT_EQ(b.queue(), 1);
   EXPECT_TRUE(a.link_up());
   EXPECT_EQ(a.max_frame(), kMaxFrameBytes);
 
@@ -42,8 +44,11 @@ TEST_F(RingPair, FramesCrossBothWaysInOrder) {
     ASSERT_EQ(send_all(from, frames, after_seconds(10)), kFrames);
     expect_in_order(receive(to, kFrames, after_seconds(10)), kFrames, dir);
   }
+  // Each end counts its own queue: both directions carried kFrames.
   EXPECT_EQ(a.stats_json()["opackets"], kFrames);
+  EXPECT_EQ(a.stats_json()["ipackets"], kFrames);
   EXPECT_EQ(b.stats_json()["ipackets"], kFrames);
+  EXPECT_EQ(b.stats_json()["opackets"], kFrames);
 }
 
 TEST_F(RingPair, FullRingRefusesAndFramesLeftAreFreedAtTheEnd) {
