@@ -1,7 +1,7 @@
-// EthPort::ring_pair: two net_ring ports back to back over two rte_rings
-// (rte_eth_from_rings, drivers/net/ring): port a sends into a_to_b, which port b
-// receives from, and the other way round. The rings are single-producer single-consumer:
-// each port is polled by one lcore (design.md "The pipeline").
+// EthPort::ring_pair: two ends back to back over two rte_rings, as one net_ring port
+// (rte_eth_from_rings, drivers/net/ring) with a queue pair per end: end a (queue 0) sends
+// into a_to_b, which end b (queue 1) receives from, and the other way round. The rings are
+// single-producer single-consumer: each end is polled by one lcore (design.md "The pipeline").
 #include <rte_eth_ring.h>
 #include <rte_ethdev.h>
 #include <rte_bus_vdev.h>
