@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "bench/payload_option.h"
 #include "bench/psn_renumber.h"
 #include "bench/one_lcore.h"
 #include "bench/source_capture.h"
@@ -156,9 +157,7 @@ Status measure(RxRig& rig, const RxOptions& o, BenchReport& rep) {
 }  // namespace
 
 Status check_rx(const RxOptions& o) {
-  if (!wire::path_mtu_valid(o.payload)) {
-    return Error{fmt::format("--payload {}: expected a RoCE path MTU: 256, 512, 1024, 2048 or 4096", o.payload)};
-  }
+  if (Status s = check_path_mtu_payload(o.payload); !s) return s;
   if (o.qps == 0 || o.qps > 65'536) return Error{fmt::format("--qps {}: expected 1 .. 65536", o.qps)};
   if (o.frames < o.qps || o.frames > 65'536) {
     return Error{fmt::format("--frames {}: expected {} (one frame per QP) .. 65536", o.frames, o.qps)};

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <utility>
 
+#include "bench/payload_option.h"
 #include "realtime/lcore_loop.h"
 #include "wire/payload_pattern.h"
 
@@ -60,9 +61,7 @@ class TxRig::MarkStage final : public runtime::Stage {
 };
 
 Status check_rig(const TxRigSpec& s) {
-  if (s.payload < 256 || s.payload > 4'096 || (s.payload & (s.payload - 1)) != 0) {
-    return Error{fmt::format("--payload {}: expected a RoCE path MTU: 256, 512, 1024, 2048 or 4096", s.payload)};
-  }
+  if (Status st = check_path_mtu_payload(s.payload); !st) return st;
   if (psns_per_qp(s) > kMaxPsnsInFlight) {
     return Error{fmt::format(
         "--seconds {} with {} QPs per host at {} Gb/s could give a QP {} unacknowledged PSNs, more "
