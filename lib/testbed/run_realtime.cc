@@ -44,19 +44,20 @@ uint32_t g_runs = 0;              // pool names must be unique in the process
 constexpr uint32_t kRingFrames = 1024;  // EthPort::ring_pair's default ring size
 constexpr uint32_t kAfPacketRxBytes = 2016;  // DPDK 22.11 net_af_packet, framesz 2048
 
-uint32_t cut_cables(const scenario::Scenario& s) {
+// The cables cut between lcores or processes. Those with both ends in this process are
+// rte_ring pairs, and each pair takes one of the process's DPDK port ids
+// (ethport::EthPort::ring_pair).
+uint32_t cut_cables(const scenario::Scenario& s, bool only_both_ends_here = false) {
   uint32_t n = 0;
-  for (const scenario::Link& l : s.topology.links) n += s.realtime.cuts(l);
+  for (const scenario::Link& l : s.topology.links) {
+    const bool here = s.realtime.builds(l.a.node) && s.realtime.builds(l.b.node);
+    n += s.realtime.cuts(l) && (here || !only_both_ends_here);
+  }
   return n;
 }
 
-// Every cut cable with both ends in this process is an rte_ring pair, and each pair takes
-// one of the process's DPDK port ids (ethport::EthPort::ring_pair).
 Status check_ring_ports(const scenario::Scenario& s) {
-  uint32_t cables = 0;
-  for (const scenario::Link& l : s.topology.links) {
-    cables += s.realtime.cuts(l) && s.realtime.builds(l.a.node) && s.realtime.builds(l.b.node);
-  }
+  const uint32_t cables = cut_cables(s, true);
   const uint32_t free = ethport::EthPort::free_port_ids();
   if (cables <= free) return {};
   const std::string remedy =
