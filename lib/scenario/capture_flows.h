@@ -31,11 +31,15 @@ struct CaptureFlows {
   std::vector<size_t> stream_of;    // per flow: its index in CaptureStreams::streams
   uint64_t dropped_flows = 0;       // starting at or after run.duration
   uint64_t dropped_messages = 0;    // those flows' messages and late messages of kept flows
-  // "N of M captured flows (K messages) start after run.duration = D ns: dropped", or "".
+  Time first_start = Time::never();  // of every captured message, dropped or not
+  Time last_start;
+  // "N of M captured flows and K messages start at or after the end of the run ...:
+  // dropped; the last starts at T ms, so run.duration = "D" replays them all", or "".
   std::string warning(const CaptureStreams& c, const RunConfig& run) const;
 };
 
-// Errors: a message larger than an RC message can be (2^31 bytes, IBTA).
+// Errors: a message larger than an RC message can be (2^31 bytes, IBTA); every message
+// starting at or after run.duration (nothing would be replayed).
 Expected<CaptureFlows> flows_from_capture(const CaptureStreams& c, const EndpointMap& map, const Topology& topo,
                                           const RunConfig& run, const CaptureFlowOptions& o);
 

@@ -330,6 +330,23 @@ priority = 4
   EXPECT_THAT(s->warnings, ::testing::Contains(HasSubstr("traffic[0]: capture '")));
   EXPECT_THAT(s->warnings, ::testing::Contains(HasSubstr(
                                "0 of 1 captured flows and 1 messages start at or after the end of the run")));
+  EXPECT_THAT(s->warnings, ::testing::Contains(HasSubstr(
+                               "the last starts at 10.000 ms, so run.duration = \"12ms\" replays them all")));
+}
+
+// The hardware capture's RoCE traffic begins 16.3 s after its first frame: a run that ends
+// before it would replay nothing, and is refused with the duration that replays it all.
+TEST(ReplayClosedErrors, ACaptureStartingAfterTheRunIsRefusedWithTheDurationItNeeds) {
+  SKIP_WITHOUT_SHARED();
+  const auto r = run_rocetb({"replay", shared_captures() + "oferby_proxy_roce.pcap", "--closed-loop",
+                             here("incast.toml"), "--out", temp("late")});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.out, HasSubstr("oferby_proxy_roce.pcap': every captured message starts at or after the end of the "
+                               "run (the first at 16291.871 ms, the last at 21299.662 ms, from the capture's first "
+                               "frame; run.duration = "));
+  EXPECT_THAT(r.out, HasSubstr("expected run.duration above 16291.871 ms, and \"21301ms\" replays them all\n"));
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  EXPECT_FALSE(std::filesystem::exists(temp("late") + "/summary.json"));
 }
 
 TEST(ReplayClosedPattern, FlowsKeepTheCapturedMessagesAndDscp) {
