@@ -1,5 +1,5 @@
-// rocetb sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--repeat N] [--jobs N]
-//                       [--metrics m1,m2,...] [--out DIR]
+// rocetb sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--set KEY=VALUE ...] [--cc NAME]
+//                       [--repeat N] [--jobs N] [--metrics m1,m2,...] [--out DIR]
 //
 // Parses the options; the grid, the children, the table and the plots are lib/sweep's.
 #include <iostream>
@@ -24,6 +24,12 @@ Command add_sweep_command(CLI::App& app) {
                   "(repeatable: the grid is every combination)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--set", o->set, "KEY=VALUE for every point, as rocetb run --set takes it (repeatable)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  cmd->add_option("--cc", o->cc,
+                  "every point's congestion control, a registered name or a plug-in .so path (as rocetb run --cc); "
+                  "--vary cc.params.KEY=... then varies its parameters");
   cmd->add_option("--repeat", o->repeats,
                   "runs per grid point, each with its own seed (the first the scenario's, the others derived from it)")
       ->check(CLI::Range(1u, 1000000u));

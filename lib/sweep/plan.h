@@ -1,7 +1,8 @@
-// A sweep planned before anything runs: every --vary value and every point of the grid
-// loaded as `rocetb run --set` would load it (scenario/load.h), so a bad key, a bad value
-// or a combination the scenario refuses stops the sweep in one line; each point gets its
-// folder, its overrides and its seed.
+// A sweep planned before anything runs: every point of the grid loaded as `rocetb run --set`
+// would load it (scenario/load.h), with the overrides every point shares (--set, --cc)
+// first, so a bad key, a bad value or a combination the scenario refuses stops the sweep in
+// one line naming the option that gave it; each point gets its folder, its overrides and
+// its seed.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,12 @@
 #include "sweep/grid.h"
 
 namespace rtb::sweep {
+
+// KEY=VALUE overrides every point gets before its own, each with the option it came from.
+struct SharedOverride {
+  std::string override;  // KEY=VALUE, as `rocetb run --set` takes it
+  std::string option;    // as typed: "--set KEY=VALUE" or "--cc NAME"
+};
 
 struct PlannedPoint {
   Point point;
@@ -24,14 +31,18 @@ struct PlannedPoint {
 struct Plan {
   std::string scenario;  // the path as given
   std::string scenario_name;
+  std::vector<SharedOverride> shared;
   std::vector<Axis> axes;
   uint32_t repeats = 1;
   std::vector<PlannedPoint> points;
 };
 
-// Errors are one line, "--vary KEY=VALUE: WHY" for a value the scenario refuses alone and
-// "--vary K1=V1,K2=V2: WHY" for a combination it refuses.
-Expected<Plan> plan_sweep(const std::string& scenario, const std::vector<Axis>& axes, uint32_t repeats);
+// Errors are one line naming the option the loader blamed: "--set KEY=VALUE: WHY" or "--cc
+// NAME: WHY" for a shared override, "--vary KEY=VALUE: WHY" for one value of an axis (in the
+// first combination that holds it), and "--vary K1=V1,K2=V2: WHY" for a combination the
+// scenario refuses as a whole.
+Expected<Plan> plan_sweep(const std::string& scenario, const std::vector<SharedOverride>& shared,
+                          const std::vector<Axis>& axes, uint32_t repeats);
 
 // The `rocetb run` arguments of a point (after the program's name), `out` its folder.
 std::vector<std::string> run_arguments(const Plan& plan, const PlannedPoint& p, const std::string& out, bool force);

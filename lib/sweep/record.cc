@@ -13,16 +13,22 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
 
+// The shared overrides, as typed ("--set K=V", "--cc NAME"); none in a record written
+// before sweeps took them.
+ordered_json shared_of(const ordered_json& record) { return record.value("shared", ordered_json::array()); }
+
 // What makes two sweeps the same grid (the points follow from it).
 ordered_json grid_of(const ordered_json& record) {
   return ordered_json{{"scenario", record["scenario"]},
                       {"scenario_fnv1a64", record["scenario_fnv1a64"]},
+                      {"shared", shared_of(record)},
                       {"vary", record["vary"]},
                       {"repeat", record["repeat"]}};
 }
 
 std::string describe(const ordered_json& record) {
   std::string out = record["scenario"].get<std::string>();
+  for (const auto& o : shared_of(record)) out += " " + o.get<std::string>();
   for (const auto& a : record["vary"]) {
     std::string values;
     for (const auto& v : a["values"]) values += (values.empty() ? "" : ",") + v.get<std::string>();
@@ -35,6 +41,7 @@ std::string describe(const ordered_json& record) {
 std::string difference(const ordered_json& was, const ordered_json& now) {
   if (was["scenario"] != now["scenario"]) return "another scenario";
   if (was["scenario_fnv1a64"] != now["scenario_fnv1a64"]) return "the scenario file has changed since";
+  if (shared_of(was) != shared_of(now)) return "other --set or --cc";
   return "another grid";
 }
 
@@ -66,8 +73,10 @@ ordered_json record_json(const Plan& plan, const std::string& scenario_hash) {
   for (const PlannedPoint& p : plan.points) {
     points.push_back({{"folder", p.folder}, {"set", p.overrides}, {"repeat", p.point.repeat}, {"seed", p.seed}});
   }
-  return ordered_json{{"scenario", plan.scenario}, {"scenario_fnv1a64", scenario_hash}, {"vary", std::move(vary)},
-                      {"repeat", plan.repeats},    {"points", std::move(points)}};
+  ordered_json shared = ordered_json::array();
+  for (const SharedOverride& o : plan.shared) shared.push_back(o.option);
+  return ordered_json{{"scenario", plan.scenario}, {"scenario_fnv1a64", scenario_hash}, {"shared", std::move(shared)},
+                      {"vary", std::move(vary)},   {"repeat", plan.repeats},          {"points", std::move(points)}};
 }
 
 Expected<bool> prepare_sweep_folder(const std::string& dir, const ordered_json& record) {
@@ -78,8 +87,8 @@ Expected<bool> prepare_sweep_folder(const std::string& dir, const ordered_json& 
     auto was = read_record(path);
     if (!was) return Error{fmt::format("--out {}: {}", dir, was.error().message)};
     if (grid_of(was.value()) != grid_of(record)) {
-      return Error{fmt::format("--out {}: holds a sweep of {} ({}): expected the same scenario, --vary and --repeat "
-                               "to resume it, or another --out",
+      return Error{fmt::format("--out {}: holds a sweep of {} ({}): expected the same scenario, --set, --cc, "
+                               "--vary and --repeat to resume it, or another --out",
                                dir, difference(was.value(), record), describe(was.value()))};
     }
     resuming = true;

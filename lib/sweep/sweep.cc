@@ -9,6 +9,7 @@
 
 #include "core/read_file.h"
 #include "core/write_file.h"
+#include "scenario/cc_settings.h"
 #include "scenario/load.h"
 #include "sweep/record.h"
 #include "sweep/runner.h"
@@ -36,8 +37,32 @@ Expected<std::vector<Metric>> parse_metrics(const std::vector<std::string>& give
   return out;
 }
 
+// --set KEY=VALUE and --cc NAME as the overrides every point gets; a key also varied is
+// refused (the point's value would silently win).
+Expected<std::vector<SharedOverride>> shared_overrides(const SweepOptions& o, const std::vector<Axis>& axes) {
+  std::vector<SharedOverride> out;
+  for (const std::string& kv : o.set) {
+    const size_t eq = kv.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      return Error{fmt::format("--set {}: expected KEY=VALUE, such as run.duration=20ms", kv)};
+    }
+    out.push_back({kv, "--set " + kv});
+  }
+  if (!o.cc.empty()) {  // a plug-in's path from here, as the children and a resumed sweep see it
+    const std::string cc = scenario::command_line_algorithm(o.cc);
+    out.push_back({"cc.algorithm=\"" + cc + "\"", "--cc " + cc});
+  }
+  for (const SharedOverride& s : out) {
+    const std::string key = s.override.substr(0, s.override.find('='));
+    for (const Axis& a : axes) {
+      if (a.key == key) return Error{fmt::format("{}: {} is also varied: expected it in --set or --vary, not both", s.option, key)};
+    }
+  }
+  return out;
+}
+
 // Everything checked before anything runs: the metrics, the axes and their values, the
-// folder and its grid.
+// shared overrides, the folder and its grid.
 Expected<Setup> set_up(const SweepOptions& o) {
   std::vector<Axis> axes;
   for (const std::string& v : o.vary) {
@@ -45,9 +70,11 @@ Expected<Setup> set_up(const SweepOptions& o) {
     if (!a) return a.error();
     axes.push_back(std::move(a).value());
   }
+  auto shared = shared_overrides(o, axes);
+  if (!shared) return shared.error();
   auto metrics = parse_metrics(o.metrics);
   if (!metrics) return metrics.error();
-  auto plan = plan_sweep(o.scenario, axes, o.repeats);
+  auto plan = plan_sweep(o.scenario, shared.value(), axes, o.repeats);
   if (!plan) return plan.error();
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   Setup s{std::move(plan).value(), std::move(metrics).value(), o.out, o.jobs == 0 ? cores : o.jobs};

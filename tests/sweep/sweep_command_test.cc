@@ -184,8 +184,73 @@ TEST(SweepCommand, ResumingWithAnotherGridIsRefusedInOneLine) {
   const auto r = run_rocetb({"sweep", tiny_scenario(), "--vary", kMax, "--out", out});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.out, "rocetb sweep: --out " + out + ": holds a sweep of another grid (" + tiny_scenario() +
-                       " --vary " + kMin + " --repeat 1): expected the same scenario, --vary and --repeat to resume "
-                       "it, or another --out\n");
+                       " --vary " + kMin + " --repeat 1): expected the same scenario, --set, --cc, --vary and "
+                       "--repeat to resume it, or another --out\n");
+  // The overrides every point shares are part of the grid.
+  const std::string shared = out_dir("mismatch_shared");
+  ASSERT_EQ(run_rocetb({"sweep", tiny_scenario(), "--vary", "run.seed=1", "--set", "run.duration=800us", "--out", shared})
+                .exit_code, 0);
+  const auto again = run_rocetb({"sweep", tiny_scenario(), "--vary", "run.seed=1", "--set", "run.duration=900us",
+                                 "--out", shared});
+  EXPECT_EQ(again.exit_code, 2);
+  EXPECT_THAT(again.out, HasSubstr("holds a sweep of other --set or --cc (" + tiny_scenario() +
+                                   " --set run.duration=800us --vary run.seed=1 --repeat 1)"));
+}
+
+// --cc and --set give every point the same algorithm and settings, and --vary then varies
+// that algorithm's parameters: checked in each point's own combination, not against the
+// scenario's algorithm (DCQCN has no rate_mbps).
+TEST(SweepCommand, SharedAlgorithmAndSettingsReachEveryPoint) {
+  const std::string out = out_dir("shared");
+  const auto r = run_rocetb({"sweep", tiny_scenario(), "--cc", "fixed_rate", "--set", "run.duration=800us", "--vary",
+                             "cc.params.rate_mbps=5000,20000", "--metrics", "totals.goodput_gbps", "--out", out});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const auto rows = csv_rows(out + "/sweep.csv");
+  ASSERT_EQ(rows.size(), 3u);
+  std::vector<double> goodput;
+  for (size_t i = 1; i < rows.size(); ++i) {
+    const auto run = nlohmann::json::parse(read(out + "/" + rows[i][0] + "/run.json"));
+    EXPECT_THAT(run["command_line"].get<std::string>(),
+                HasSubstr("--set run.duration=800us --set cc.algorithm=\"fixed_rate\" --set cc.params.rate_mbps="));
+    const auto e = nlohmann::json::parse(read(out + "/" + rows[i][0] + "/effective.json"));
+    EXPECT_EQ(e["run"]["duration_ns"], 800'000);
+    goodput.push_back(std::stod(rows[i][5]));
+  }
+  // Four senders at 5 and at 20 Gb/s each, one 100 Gb/s receiver: 20 and 80 Gb/s at most.
+  EXPECT_LT(goodput[0], 20.5);
+  EXPECT_GT(goodput[1], 2 * goodput[0]);
+  // The same with the algorithm varied: each combination is checked as a whole.
+  const auto both = run_rocetb({"sweep", tiny_scenario(), "--vary", "cc.algorithm=\"fixed_rate\"", "--vary",
+                                "cc.params.rate_mbps=5000", "--set", "run.duration=800us", "--out", out_dir("both")});
+  EXPECT_EQ(both.exit_code, 0) << both.out;
+}
+
+TEST(SweepCommand, BadSharedOverridesAreRefusedNamingTheirOption) {
+  const std::string out = out_dir("refused_shared");
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const std::vector<Case> cases{
+      {{"--set", "run.durration=1ms"}, "rocetb sweep: --set run.durration=1ms: unknown key 'run.durration'"},
+      {{"--set", "run.duration"}, "rocetb sweep: --set run.duration: expected KEY=VALUE, such as run.duration=20ms"},
+      {{"--set", "run.seed=3"}, "rocetb sweep: --set run.seed=3: run.seed is also varied: expected it in --set or "
+                                "--vary, not both"},
+      {{"--cc", "no_such_algorithm"}, "rocetb sweep: --cc no_such_algorithm: "},
+      {{"--cc", "fixed_rate", "--vary", "cc.params.rate_mbps=1,20000000"},
+       "rocetb sweep: --vary cc.params.rate_mbps=20000000: "},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.message);
+    std::vector<std::string> args{"sweep", tiny_scenario(), "--out", out};
+    if (c.args[0] != "--cc" || c.args.size() == 2) args.insert(args.end(), {"--vary", "run.seed=1,2"});
+    args.insert(args.end(), c.args.begin(), c.args.end());
+    const auto r = run_rocetb(args);
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_EQ(r.out.rfind(c.message, 0), 0u) << r.out;
+    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+    EXPECT_FALSE(fs::exists(out)) << "refused, yet the folder was made";
+  }
 }
 
 TEST(SweepCommand, BadKeysValuesAndMetricsAreRefusedBeforeAnythingRuns) {
