@@ -74,7 +74,7 @@ int run_closed_loop(const ReplayArgs& c, const ClosedLoopArgs& a, const std::str
   };
   auto s = scenario::load_scenario_with_traffic(a.scenario, overrides_of(c, a), seed.value(), source);
   if (!s) {
-    print_error("rocetb", s.error().message);
+    print_error("rocetb", as_cc_option(s.error().message, a.cc));
     return 2;
   }
   nlohmann::ordered_json table;

@@ -56,7 +56,7 @@ int run(const RunArgs& a, const std::string& command_line) {
   }
   auto s = scenario::load_scenario(a.scenario, overrides, seed.value());
   if (!s) {
-    print_error("rocetb", s.error().message);
+    print_error("rocetb", as_cc_option(s.error().message, a.cc));
     return 2;
   }
   RunFolderArgs folder{a.out, tag_overrides(a), a.force, a.verbose, a.capture, !a.no_plots, a.quiet};

@@ -400,6 +400,16 @@ TEST(RunCommand, ACcPluginPathIsTakenFromTheCurrentDirectory) {
                                         "' --cc ./nothing_here.so --out '" + out_dir("cc-missing") + "' 2>&1");
   EXPECT_EQ(missing, 2) << why;
   EXPECT_THAT(why, HasSubstr(std::filesystem::path(here + "/nothing_here.so").lexically_normal().string()));
+  // The error names the option typed, not the override it became.
+  EXPECT_EQ(why.rfind("rocetb: --cc ./nothing_here.so: cannot load congestion-control plug-in '", 0), 0u) << why;
+}
+
+TEST(RunCommand, AnUnknownCcNamesTheOptionTyped) {
+  const auto r = run_rocetb({"run", "scenarios/default.toml", "--cc", "bogus", "--out", out_dir("cc-bogus")});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_EQ(r.out.rfind("rocetb: --cc bogus: unknown congestion-control algorithm 'bogus'; available: dcqcn,", 0), 0u)
+      << r.out;
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
 }
 
 }  // namespace
