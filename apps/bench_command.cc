@@ -4,7 +4,8 @@
 // `rx` a preloaded source into a host's receive path, `switch` a preloaded source through
 // one switch stage, `loop` a scenario's closed loop in realtime, `sim` the virtual-time
 // speed of a scenario. Each mode prints a table, or with --json one
-// JSON object, and fails (exit 1) when a pool did not get every mbuf back.
+// JSON object. Options it cannot honour are refused before the EAL starts (exit 2, as every
+// bad input); a run that fails, or whose pool did not get every mbuf back, exits 1.
 #include <fmt/format.h>
 
 #include <cstdio>
@@ -41,6 +42,12 @@ struct BenchArgs {
   bench::SwitchOptions sw;
   bench::RxOptions rx;
 };
+
+// A bad option, refused in one line before anything starts.
+int refuse(const std::string& message) {
+  print_error("rocetb bench", message);
+  return 2;
+}
 
 int print(const Expected<bench::BenchReport>& r, bool json) {
   if (!r) {
@@ -115,13 +122,13 @@ Expected<Common> parse_common(const BenchArgs& a) {
 
 int run_tx(BenchArgs& a) {
   auto c = parse_common(a);
-  if (!c) return print(Error{c.error().message}, false);
+  if (!c) return refuse(c.error().message);
   a.tx.duration = c->duration;
   a.tx.warmup = c->warmup;
   a.tx.rate = c->rate;
   a.tx.catch_up = c->catch_up;
   a.tx.lcores = c->lcores;
-  if (Status s = bench::check_tx(a.tx); !s) return print(Error{s.message()}, false);
+  if (Status s = bench::check_tx(a.tx); !s) return refuse(s.message());
   if (Status s = bench::start_bench_eal("rocetb-bench", a.tx.lcores, bench::tx_pool_bytes(a.tx)); !s) {
     return print(Error{s.message()}, false);
   }
@@ -140,12 +147,12 @@ int run_sim(BenchArgs& a) {
 
 int run_loop(BenchArgs& a) {
   auto c = parse_common(a);
-  if (!c) return print(Error{c.error().message}, false);
+  if (!c) return refuse(c.error().message);
   if (a.loop_catch_up == "auto") {  // as realtime.catch_up = "auto", whatever the scenario says
     a.loop.overrides.push_back("realtime.catch_up=\"auto\"");
   } else if (!a.loop_catch_up.empty()) {
     Time t;
-    if (Status s = take("--catch-up", parse_time(a.loop_catch_up), t); !s) return print(Error{s.message()}, false);
+    if (Status s = take("--catch-up", parse_time(a.loop_catch_up), t); !s) return refuse(s.message());
     a.loop.catch_up = t;
   }
   a.loop.duration = c->duration;
@@ -180,13 +187,14 @@ void add_loop(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
 
 int run_switch(BenchArgs& a) {
   auto c = parse_common(a);
-  if (!c) return print(Error{c.error().message}, false);
+  if (!c) return refuse(c.error().message);
   const auto& lcores = c->lcores;
-  if (lcores.size() != 1) return print(Error{"--lcores: bench switch runs on one lcore"}, false);
+  if (lcores.size() != 1) return refuse("--lcores: bench switch runs on one lcore");
   a.sw.duration = c->duration;
   a.sw.rate = c->rate;
   a.sw.catch_up = c->catch_up;
   a.sw.lcore = lcores.front();
+  if (Status s = bench::check_switch(a.sw); !s) return refuse(s.message());
   if (Status s = bench::start_bench_eal("rocetb-bench", lcores, bench::switch_pool_bytes(a.sw)); !s) {
     return print(Error{s.message()}, false);
   }
@@ -213,14 +221,14 @@ void add_switch(CLI::App& bench, const std::shared_ptr<BenchArgs>& a) {
 
 int run_rx(BenchArgs& a) {
   auto c = parse_common(a);
-  if (!c) return print(Error{c.error().message}, false);
+  if (!c) return refuse(c.error().message);
   const auto& lcores = c->lcores;
-  if (lcores.size() != 1) return print(Error{"--lcores: bench rx runs on one lcore"}, false);
+  if (lcores.size() != 1) return refuse("--lcores: bench rx runs on one lcore");
   a.rx.duration = c->duration;
   a.rx.rate = c->rate;
   a.rx.catch_up = c->catch_up;
   a.rx.lcore = lcores.front();
-  if (Status s = bench::check_rx(a.rx); !s) return print(Error{s.message()}, false);
+  if (Status s = bench::check_rx(a.rx); !s) return refuse(s.message());
   if (Status s = bench::start_bench_eal("rocetb-bench", lcores, bench::rx_pool_bytes(a.rx)); !s) {
     return print(Error{s.message()}, false);
   }

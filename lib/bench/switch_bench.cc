@@ -123,13 +123,18 @@ Status measure(SwitchRig& rig, const SwitchOptions& o, BenchReport& rep) {
 
 }  // namespace
 
+Status check_switch(const SwitchOptions& o) {
+  if (o.frames == 0 || o.frames > 65'536) return Error{fmt::format("--frames {}: expected 1 .. 65536", o.frames)};
+  if (o.payload == 0 || o.payload > 4'096) return Error{fmt::format("--payload {}: expected 1 .. 4096", o.payload)};
+  return {};
+}
+
 uint64_t switch_pool_bytes(const SwitchOptions& o) { return pool_sizes(o).memory_bytes(); }
 
 Expected<BenchReport> run_switch(const SwitchOptions& o) {
   static uint32_t runs = 0;
   const uint32_t run = runs++;
-  if (o.frames == 0 || o.frames > 65'536) return Error{fmt::format("--frames {}: expected 1 .. 65536", o.frames)};
-  if (o.payload == 0 || o.payload > 4'096) return Error{fmt::format("--payload {}: expected 1 .. 4096", o.payload)};
+  if (Status s = check_switch(o); !s) return Error{s.message()};
   const std::string capture = !o.keep_capture.empty()
       ? o.keep_capture
       : (std::filesystem::temp_directory_path() / fmt::format("rocetb-switch-bench-{}-{}.pcap", getpid(), run)).string();

@@ -30,6 +30,8 @@ struct SwitchOptions {
   std::string keep_capture;      // write the source capture here and keep it ("": a temp file)
 };
 
+// Refuses options the run could not honour, naming the option.
+Status check_switch(const SwitchOptions& o);
 uint64_t switch_pool_bytes(const SwitchOptions& o);
 // Needs the EAL running on o.lcore, called on its thread.
 Expected<BenchReport> run_switch(const SwitchOptions& o);

@@ -96,9 +96,26 @@ TEST(RunCommand, BenchRefusesAZeroRateDurationOrCatchUpInOneLine) {
       SCOPED_TRACE(std::string(mode) + " " + c.option[0] + " " + c.option[1]);
       const auto r = run_rocetb(args);
       EXPECT_EQ(r.term_signal, 0) << r.out;
-      EXPECT_EQ(r.exit_code, 1) << r.out;
+      EXPECT_EQ(r.exit_code, 2) << r.out;  // bad input, as everywhere
       EXPECT_EQ(r.out, c.out);
     }
+  }
+}
+
+// Sizes a mode cannot take are refused in one line before the EAL starts, exit 2.
+TEST(RunCommand, BenchRefusesBadSizesBeforeItStarts) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases{
+      {{"tx", "--payload", "100"}, "--payload 100: expected a RoCE path MTU: 256, 512, 1024, 2048 or 4096"},
+      {{"rx", "--payload", "300"}, "--payload 300: expected a RoCE path MTU: 256, 512, 1024, 2048 or 4096"},
+      {{"switch", "--frames", "0"}, "--frames 0: expected 1 .. 65536"},
+      {{"switch", "--payload", "5000"}, "--payload 5000: expected 1 .. 4096"}};
+  for (const auto& [options, message] : cases) {
+    std::vector<std::string> args = {"bench"};
+    args.insert(args.end(), options.begin(), options.end());
+    SCOPED_TRACE(message);
+    const auto r = run_rocetb(args);
+    EXPECT_EQ(r.exit_code, 2) << r.out;
+    EXPECT_EQ(r.out, "rocetb bench: " + message + "\n");  // nothing from the EAL: it never started
   }
 }
 
