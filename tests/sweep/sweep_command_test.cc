@@ -225,35 +225,7 @@ TEST(SweepCommand, SharedAlgorithmAndSettingsReachEveryPoint) {
   EXPECT_EQ(both.exit_code, 0) << both.out;
 }
 
-TEST(SweepCommand, BadSharedOverridesAreRefusedNamingTheirOption) {
-  const std::string out = out_dir("refused_shared");
-  struct Case {
-    std::vector<std::string> args;
-    std::string message;
-  };
-  const std::vector<Case> cases{
-      {{"--set", "run.durration=1ms"}, "rocetb sweep: --set run.durration=1ms: unknown key 'run.durration'"},
-      {{"--set", "run.duration"}, "rocetb sweep: --set run.duration: expected KEY=VALUE, such as run.duration=20ms"},
-      {{"--set", "run.seed=3"}, "rocetb sweep: --set run.seed=3: run.seed is also varied: expected it in --set or "
-                                "--vary, not both"},
-      {{"--cc", "no_such_algorithm"}, "rocetb sweep: --cc no_such_algorithm: "},
-      {{"--cc", "fixed_rate", "--vary", "cc.params.rate_mbps=1,20000000"},
-       "rocetb sweep: --vary cc.params.rate_mbps=20000000: "},
-  };
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.message);
-    std::vector<std::string> args{"sweep", tiny_scenario(), "--out", out};
-    if (c.args[0] != "--cc" || c.args.size() == 2) args.insert(args.end(), {"--vary", "run.seed=1,2"});
-    args.insert(args.end(), c.args.begin(), c.args.end());
-    const auto r = run_rocetb(args);
-    EXPECT_EQ(r.exit_code, 2) << r.out;
-    EXPECT_EQ(r.out.rfind(c.message, 0), 0u) << r.out;
-    EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
-    EXPECT_FALSE(fs::exists(out)) << "refused, yet the folder was made";
-  }
-}
-
-TEST(SweepCommand, BadKeysValuesAndMetricsAreRefusedBeforeAnythingRuns) {
+TEST(SweepCommand, BadKeysValuesMetricsAndOverridesAreRefusedBeforeAnythingRuns) {
   const std::string out = out_dir("refused");
   struct Case {
     std::vector<std::string> args;
@@ -268,6 +240,16 @@ TEST(SweepCommand, BadKeysValuesAndMetricsAreRefusedBeforeAnythingRuns) {
        "rocetb sweep: --metrics totals.goodput: not a number in summary.json (did you mean totals.goodput_gbps?): "
        "expected one of schema_version, seed, "},
       {{"--vary", "run.seed"}, "rocetb sweep: --vary run.seed: expected KEY=V1,V2,..."},
+      // The overrides every point shares, named as typed.
+      {{"--vary", "run.seed=1,2", "--set", "run.durration=1ms"},
+       "rocetb sweep: --set run.durration=1ms: unknown key 'run.durration'"},
+      {{"--vary", "run.seed=1,2", "--set", "run.duration"},
+       "rocetb sweep: --set run.duration: expected KEY=VALUE, such as run.duration=20ms"},
+      {{"--vary", "run.seed=1,2", "--set", "run.seed=3"},
+       "rocetb sweep: --set run.seed=3: run.seed is also varied: expected it in --set or --vary, not both"},
+      {{"--vary", "run.seed=1,2", "--cc", "no_such_algorithm"}, "rocetb sweep: --cc no_such_algorithm: "},
+      {{"--cc", "fixed_rate", "--vary", "cc.params.rate_mbps=1,20000000"},
+       "rocetb sweep: --vary cc.params.rate_mbps=20000000: "},
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.message);
