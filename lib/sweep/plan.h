@@ -17,7 +17,7 @@ namespace rtb::sweep {
 // KEY=VALUE overrides every point gets before its own, each with the option it came from.
 struct SharedOverride {
   std::string override;  // KEY=VALUE, as `rocetb run --set` takes it
-  std::string option;    // as typed: "--set KEY=VALUE" or "--cc NAME"
+  std::string option;    // "--set KEY=VALUE" as typed, or "--cc NAME" (a plug-in's path made absolute)
 };
 
 struct PlannedPoint {

@@ -13,8 +13,8 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
 
-// The shared overrides, as typed ("--set K=V", "--cc NAME"); none in a record written
-// before sweeps took them.
+// The shared overrides as their options ("--set K=V", "--cc NAME"); none in a record
+// written before sweeps took them.
 ordered_json shared_of(const ordered_json& record) { return record.value("shared", ordered_json::array()); }
 
 // What makes two sweeps the same grid (the points follow from it).

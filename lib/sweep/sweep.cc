@@ -55,7 +55,8 @@ Expected<std::vector<SharedOverride>> shared_overrides(const SweepOptions& o, co
   for (const SharedOverride& s : out) {
     const std::string key = s.override.substr(0, s.override.find('='));
     for (const Axis& a : axes) {
-      if (a.key == key) return Error{fmt::format("{}: {} is also varied: expected it in --set or --vary, not both", s.option, key)};
+      if (a.key != key) continue;
+      return Error{fmt::format("{}: {} is also varied: expected it in --set or --vary, not both", s.option, key)};
     }
   }
   return out;

@@ -188,8 +188,8 @@ TEST(SweepCommand, ResumingWithAnotherGridIsRefusedInOneLine) {
                        "--repeat to resume it, or another --out\n");
   // The overrides every point shares are part of the grid.
   const std::string shared = out_dir("mismatch_shared");
-  ASSERT_EQ(run_rocetb({"sweep", tiny_scenario(), "--vary", "run.seed=1", "--set", "run.duration=800us", "--out", shared})
-                .exit_code, 0);
+  ASSERT_EQ(run_rocetb({"sweep", tiny_scenario(), "--vary", "run.seed=1", "--set", "run.duration=800us", "--out",
+                        shared}).exit_code, 0);
   const auto again = run_rocetb({"sweep", tiny_scenario(), "--vary", "run.seed=1", "--set", "run.duration=900us",
                                  "--out", shared});
   EXPECT_EQ(again.exit_code, 2);
