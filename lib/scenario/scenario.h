@@ -195,6 +195,8 @@ struct RealtimeConfig {
     }
     return false;
   }
+  // A cut cable with both ends in this process: an rte_ring pair, one DPDK port id.
+  bool rings(const Link& l) const { return cuts(l) && builds(l.a.node) && builds(l.b.node); }
 };
 
 struct Scenario {

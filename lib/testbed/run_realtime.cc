@@ -44,20 +44,17 @@ uint32_t g_runs = 0;              // pool names must be unique in the process
 constexpr uint32_t kRingFrames = 1024;  // EthPort::ring_pair's default ring size
 constexpr uint32_t kAfPacketRxBytes = 2016;  // DPDK 22.11 net_af_packet, framesz 2048
 
-// The cables cut between lcores or processes. Those with both ends in this process are
-// rte_ring pairs, and each pair takes one of the process's DPDK port ids
-// (ethport::EthPort::ring_pair).
-uint32_t cut_cables(const scenario::Scenario& s, bool only_both_ends_here = false) {
+// The cables cut between lcores or processes (scenario::RealtimeConfig::cuts).
+uint32_t cut_cables(const scenario::Scenario& s) {
   uint32_t n = 0;
-  for (const scenario::Link& l : s.topology.links) {
-    const bool here = s.realtime.builds(l.a.node) && s.realtime.builds(l.b.node);
-    n += s.realtime.cuts(l) && (here || !only_both_ends_here);
-  }
+  for (const scenario::Link& l : s.topology.links) n += s.realtime.cuts(l);
   return n;
 }
 
+// The cut cables that are ring pairs here each take one of the process's DPDK port ids.
 Status check_ring_ports(const scenario::Scenario& s) {
-  const uint32_t cables = cut_cables(s, true);
+  const auto cables = static_cast<uint32_t>(std::count_if(
+      s.topology.links.begin(), s.topology.links.end(), [&](const scenario::Link& l) { return s.realtime.rings(l); }));
   const uint32_t free = ethport::EthPort::free_port_ids();
   if (cables <= free) return {};
   const std::string remedy =

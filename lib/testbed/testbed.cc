@@ -420,7 +420,7 @@ Status Testbed::make_bridges() {
   static uint32_t pairs = 0;  // ring names must be unique in the process
   for (uint32_t i = 0; i < links_.size(); ++i) {
     const scenario::Link& l = s_.topology.links[i];
-    if (!cut(l) || !built(l.a.node) || !built(l.b.node)) continue;
+    if (!realtime_ || !s_.realtime.rings(l)) continue;
     auto pair = ethport::EthPort::ring_pair(fmt::format("rtb{}", pairs++));
     if (!pair) return Error{fmt::format("link {}: {}", i, pair.error().message)};
     auto [pa, pb] = std::move(pair).value();
