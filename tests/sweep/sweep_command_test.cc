@@ -265,7 +265,9 @@ TEST(SweepCommand, BadKeysValuesMetricsAndOverridesAreRefusedBeforeAnythingRuns)
 
 TEST(SweepCommand, CtrlCStopsTheChildrenWritesTheTableAndTheSameCommandFinishes) {
   const std::string out = out_dir("interrupted");
-  std::vector<std::string> args{"sweep", tiny_scenario(), "--vary", "run.duration=40ms,41ms,42ms,43ms",
+  // Each point simulates long enough (seconds of wall time on a fast core) that the two
+  // jobs are still running when the signal comes.
+  std::vector<std::string> args{"sweep", tiny_scenario(), "--vary", "run.duration=400ms,410ms,420ms,430ms",
                                 "--jobs", "2", "--metrics", "totals.goodput_gbps", "--out", out};
   const auto r = run_rocetb(args, Signal{SIGINT, std::chrono::milliseconds(1500)});
   EXPECT_EQ(r.exit_code, 130) << r.out;
