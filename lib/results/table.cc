@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <algorithm>
 #include <ostream>
 
 namespace rtb::results {
@@ -34,7 +35,42 @@ void print_flows(std::ostream& out, const std::vector<FlowResult>& flows, size_t
   }
 }
 
+uint64_t sum(const PerPriority& x) {
+  uint64_t n = 0;
+  for (uint64_t v : x) n += v;
+  return n;
+}
+
+uint64_t deepest_queue(const PortResult& p) {
+  uint64_t deepest = 0;
+  for (const QueueResult& q : p.queues) deepest = std::max(deepest, q.watermark_bytes_total);
+  return deepest;
+}
+
 }  // namespace
+
+void print_switch_ports(std::ostream& out, const Summary& s, size_t max_ports) {
+  constexpr const char* kRow = "{:<10} {:<12} {:>10} {:>10} {:>12} {:>10} {:>8} {:>8} {:>8}\n";
+  fmt::print(out, fmt::runtime(kRow), "switch", "port", "rx frames", "tx frames", "peak queue B", "ECN marked",
+             "PFC sent", "PFC rcvd", "drops");
+  size_t shown = 0, left = 0;
+  for (const SwitchResult& sw : s.switches) {
+    for (const PortResult& p : sw.ports) {
+      if (p.rx_frames == 0 && p.tx_frames == 0 && sum(p.pfc_rx_frames) == 0) continue;
+      if (shown == max_ports) {
+        ++left;
+        continue;
+      }
+      ++shown;
+      fmt::print(out, fmt::runtime(kRow), sw.name, p.name, p.rx_frames, p.tx_frames, deepest_queue(p), p.ecn_marked,
+                 sum(p.pfc_tx_frames), sum(p.pfc_rx_frames), p.drops);
+    }
+  }
+  if (left > 0) fmt::print(out, "  ... {} more ports in summary.json\n", left);
+  const Counts& c = s.counts;
+  fmt::print(out, "whole run: ECN marked {} | PFC frames {} | drops {}\n", c.ecn_marked_total, c.pfc_frames_total,
+             c.drops_total);
+}
 
 void print_summary(std::ostream& out, const Summary& s, size_t max_flows) {
   // Every column and total is over one window: after the warm-up.

@@ -88,6 +88,10 @@ Status write_results(const std::string& dir, const scenario::Scenario& s, const 
 
 void print_table(std::ostream& out, const RunReport& r, size_t max_flows) {
   results::print_summary(out, r.summary, max_flows);
+  print_run_lines(out, r);
+}
+
+void print_run_lines(std::ostream& out, const RunReport& r) {
   const auto& run = r.run;
   fmt::print(out, "simulated {:.3f} ms in {:.2f} s wall ({:.2f} M frame-hops/s)\n",
              run["simulated_ns"].get<double>() / 1e6, run["wall_seconds"].get<double>(),

@@ -31,7 +31,10 @@ Status write_results(const std::string& dir, const scenario::Scenario& s, const 
 Status write_result_files(const std::string& dir, const scenario::Scenario& s, const RunReport& r);
 Status write_run_json(const std::string& dir, const nlohmann::ordered_json& run);
 
-// Flows (the first `max_flows`), then totals.
+// Flows (the first `max_flows`), then totals, then print_run_lines.
 void print_table(std::ostream& out, const RunReport& r, size_t max_flows = 16);
+
+// The run itself: simulated time against wall time, realtime lateness, the capture files.
+void print_run_lines(std::ostream& out, const RunReport& r);
 
 }  // namespace rtb::testbed

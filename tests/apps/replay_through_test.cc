@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ namespace rtb::apps {
 namespace {
 
 using ::testing::HasSubstr;
+using ::testing::Not;
 using testing::run_rocetb;
 using testing::source_root;
 
@@ -100,6 +102,18 @@ TEST(ReplayThrough, RaisingTheEcnThresholdsAboveTheBufferRemovesEveryMark) {
   for (size_t i = 0; i < s["switches"][0]["ports"].size(); ++i) {
     EXPECT_EQ(s["switches"][0]["ports"][i]["rx_frames"], orig["switches"][0]["ports"][i]["rx_frames"]);
   }
+}
+
+// The words of the first line of `text` whose first two words are `a` and `b`.
+std::vector<std::string> words_of_row(const std::string& text, const std::string& a, const std::string& b) {
+  std::istringstream lines(text);
+  for (std::string line; std::getline(lines, line);) {
+    std::istringstream in(line);
+    std::vector<std::string> words;
+    for (std::string w; in >> w;) words.push_back(w);
+    if (words.size() >= 2 && words[0] == a && words[1] == b) return words;
+  }
+  return {};
 }
 
 // --- a capture made by hand ---------------------------------------------------------
@@ -228,6 +242,15 @@ TEST(ReplayThrough, ABurstFromTwoSendersQueuesAsComputedByHand) {
     EXPECT_EQ(rep["hosts"][1]["ce_received"], low ? 80 : 0);
     const nlohmann::json s = read_json(out + "/summary.json");
     EXPECT_EQ(s["switches"][0]["ports"][1]["queues"][0]["watermark_bytes_total"], 41 * 1058);
+    // The terminal shows the switch ports, not the scenario's (unrun) flows: h1's port took
+    // 80 frames in from the two senders' ports and queued 41 of them at its peak.
+    const std::string port = s["switches"][0]["ports"][1]["name"];
+    EXPECT_EQ(words_of_row(r.out, "sw0", port),
+              (std::vector<std::string>{"sw0", port, "0", "80", "43378", low ? "80" : "0", "0", "0", "0"}))
+        << r.out;
+    EXPECT_THAT(r.out, HasSubstr(low ? "whole run: ECN marked 80 | PFC frames 0 | drops 0"
+                                     : "whole run: ECN marked 0 | PFC frames 0 | drops 0"));
+    EXPECT_THAT(r.out, Not(HasSubstr("goodput")));
   }
 }
 
