@@ -77,6 +77,7 @@ int run_closed_loop(const ReplayArgs& c, const ClosedLoopArgs& a, const std::str
     print_error("rocetb", as_cc_option(s.error().message, a.cc));
     return 2;
   }
+  s.value().add_file(c.capture);
   nlohmann::ordered_json table;
   RunExtras extras;
   extras.files.names = {"replay.json", "replay.csv"};

@@ -111,6 +111,7 @@ int replay_through(const ReplayArgs& a, const ThroughArgs& t, const std::string&
   }
   scenario::Scenario s = replay::through_scenario(std::move(loaded).value(), frames.value(), tail.value());
   if (!t.duration.empty()) s.run.duration = duration.value();
+  s.add_file(a.capture);
   const Expected<std::string> dir = out_dir(a, s.name);
   if (!dir) {
     print_error(kWho, dir.error().message);

@@ -80,7 +80,7 @@ std::vector<Flow> read_flows(Table& top, Scenario& s, const std::string& base_di
                              uint8_t dscp) {
   if (source == nullptr) {
     std::vector<Table> traffic = top.tables("traffic");
-    return read_traffic(traffic, TrafficContext{&s.topology, &s.run, base_dir, &s.warnings, dscp});
+    return read_traffic(traffic, TrafficContext{&s.topology, &s.run, base_dir, &s.warnings, dscp, &s});
   }
   Expected<std::vector<Flow>> flows = (*source)(s.topology, s.run, s.warnings);
   if (!flows) throw LoadError{flows.error().message};
@@ -110,6 +110,7 @@ Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed
   keep_going(errors, [&] { validate_switches(s, top, s.warnings); });
   keep_going(errors, [&] { s.cc = read_cc(top.table("cc"), base_dir, s.warnings); });
   throw_kept(errors);
+  if (is_plugin_path(s.cc.algorithm)) s.add_file(s.cc.algorithm);
   s.flows = read_flows(top, s, base_dir, source, host.dscp);
   std::vector<Table> faults = top.tables("faults");
   s.faults = read_faults(faults, s.topology, s.run);

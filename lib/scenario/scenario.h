@@ -6,6 +6,8 @@
 // order the topology generator (or the explicit lists) produced them, flows in start order.
 #pragma once
 
+#include <algorithm>
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -213,6 +215,14 @@ struct Scenario {
   nlohmann::json effective;
   // Switch validation warnings (with their arithmetic) and CC warnings.
   std::vector<std::string> warnings;
+  // The files it names and was read with, each once in the order read: flow-size CDFs,
+  // captures, a plug-in's shared object (paths as resolved). run.json and a sweep record
+  // what each held (core/fingerprint.h).
+  std::vector<std::string> files;
+
+  void add_file(const std::string& path) {
+    if (std::find(files.begin(), files.end(), path) == files.end()) files.push_back(path);
+  }
 };
 
 }  // namespace rtb::scenario

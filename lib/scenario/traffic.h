@@ -19,6 +19,7 @@ struct TrafficContext {
   std::string base_dir;  // relative CDF and capture paths are taken from here
   std::vector<std::string>* warnings = nullptr;  // the scenario's (pattern "capture")
   uint8_t dscp = 26;  // an entry's default DSCP ([host] dscp or nccl_ib_tc)
+  Scenario* scenario = nullptr;  // each CDF and capture read is added to its files
 };
 
 // The flows of every entry, sorted by start time (ties: entry order, then generation

@@ -45,6 +45,7 @@ std::vector<Flow> capture(Table& t, EntryContext& e) {
   const auto given = read_given_hosts(t);
   const Expected<CaptureStreams> streams = read_capture_streams(path);
   if (!streams) t.fail("file", streams.error().message);
+  if (ctx.scenario != nullptr) ctx.scenario->add_file(path);
   const Expected<EndpointMap> map = map_endpoints(streams->endpoints, given, *ctx.topology);
   if (!map) t.fail("hosts", map.error().message);
   Expected<CaptureFlows> flows = flows_from_capture(*streams, *map, *ctx.topology, *ctx.run, o);

@@ -14,12 +14,13 @@ namespace {
 
 constexpr double kMaxFlows = 5'000'000;
 
-Cdf read_cdf(Table& t, const std::string& base_dir) {
+Cdf read_cdf(Table& t, const TrafficContext& ctx) {
   t.require("cdf", "a flow-size distribution file, such as \"data/websearch.cdf\"");
   std::string path = t.string("cdf", "");
-  if (!path.empty() && path.front() != '/' && !base_dir.empty()) path = base_dir + "/" + path;
+  if (!path.empty() && path.front() != '/' && !ctx.base_dir.empty()) path = ctx.base_dir + "/" + path;
   Expected<Cdf> cdf = Cdf::load(path);
   if (!cdf) t.fail("cdf", cdf.error().message);
+  if (ctx.scenario != nullptr) ctx.scenario->add_file(path);
   return std::move(cdf).value();
 }
 
@@ -27,7 +28,7 @@ Cdf read_cdf(Table& t, const std::string& base_dir) {
 
 std::vector<Flow> poisson(Table& t, EntryContext& e) {
   const Topology& topo = *e.ctx->topology;
-  const Cdf cdf = read_cdf(t, e.ctx->base_dir);
+  const Cdf cdf = read_cdf(t, *e.ctx);
   t.require("load", "a fraction of the host link rate in (0, 1]");
   const double load = t.number("load", 0, 1, 0);
   if (load <= 0) t.fail_value("load", "is out of range: expected a fraction above 0 and at most 1");

@@ -70,7 +70,12 @@ Expected<Plan> plan_sweep(const std::string& scenario, const std::vector<SharedO
     auto with = scenario::load_scenario(scenario, with_shared(shared, {}));
     if (!with) return Error{as_option(with.error().message, shared, {})};
   }
-  Plan plan{scenario, base.value().name, shared, axes, repeats, {}};
+  Plan plan{scenario, base.value().name, shared, axes, repeats, {}, {}};
+  const auto add_files = [&plan](const scenario::Scenario& s) {
+    for (const std::string& f : s.files) {
+      if (std::find(plan.files.begin(), plan.files.end(), f) == plan.files.end()) plan.files.push_back(f);
+    }
+  };
   const std::vector<Point> grid = expand_grid(axes, repeats);
   uint64_t point_seed = 0;
   for (const Point& p : grid) {
@@ -79,6 +84,7 @@ Expected<Plan> plan_sweep(const std::string& scenario, const std::vector<SharedO
       auto s = scenario::load_scenario(scenario, with_shared(shared, overrides));
       if (!s) return Error{as_option(s.error().message, shared, overrides)};
       point_seed = s.value().run.seed;
+      add_files(s.value());
     }
     plan.points.push_back(PlannedPoint{p, point_folder(axes, p, grid.size(), repeats), overrides,
                                        derive_seed(point_seed, p.repeat), p.repeat > 0});

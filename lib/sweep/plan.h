@@ -35,6 +35,9 @@ struct Plan {
   std::vector<Axis> axes;
   uint32_t repeats = 1;
   std::vector<PlannedPoint> points;
+  // The files the points' scenarios name (CDFs, captures, plug-ins), each once
+  // (Scenario::files over every combination).
+  std::vector<std::string> files;
 };
 
 // Errors are one line naming the option the loader blamed: "--set KEY=VALUE: WHY" or "--cc

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "core/fingerprint.h"
 #include "core/write_file.h"
 
 namespace rtb::sweep {
@@ -45,6 +46,23 @@ std::string difference(const ordered_json& was, const ordered_json& now) {
   return "another grid";
 }
 
+// A file the recorded sweep's points read that holds other bytes now (a plug-in rebuilt, a
+// CDF edited). A record written before sweeps kept them has none to compare.
+Status same_files(const ordered_json& was, const ordered_json& now) {
+  for (const auto& then : was.value("files", ordered_json::array())) {
+    for (const auto& f : now["files"]) {
+      if (f["file"] != then["file"] || f["fnv1a64"] == then["fnv1a64"]) continue;
+      return Error{fmt::format("holds a sweep whose points read {} as it was then ({} bytes, fnv1a64 {}); it has "
+                               "changed since ({} bytes, fnv1a64 {}): expected the same file to resume the sweep, "
+                               "or another --out",
+                               f["file"].get<std::string>(), then["bytes"].get<uint64_t>(),
+                               then["fnv1a64"].get<std::string>(), f["bytes"].get<uint64_t>(),
+                               f["fnv1a64"].get<std::string>())};
+    }
+  }
+  return {};
+}
+
 Expected<ordered_json> read_record(const std::string& path) {
   std::ifstream f(path);
   try {
@@ -60,13 +78,17 @@ Expected<ordered_json> read_record(const std::string& path) {
 
 }  // namespace
 
-std::string text_hash(const std::string& text) {
-  uint64_t h = 14695981039346656037ull;
-  for (unsigned char c : text) h = (h ^ c) * 1099511628211ull;
-  return fmt::format("{:016x}", h);
+Expected<ordered_json> files_json(const std::vector<std::string>& files) {
+  ordered_json out = ordered_json::array();
+  for (const std::string& path : files) {
+    const Expected<FileFingerprint> f = fingerprint_file(path);
+    if (!f) return f.error();
+    out.push_back({{"file", f->path}, {"bytes", f->bytes}, {"fnv1a64", f->fnv1a64}});
+  }
+  return out;
 }
 
-ordered_json record_json(const Plan& plan, const std::string& scenario_hash) {
+ordered_json record_json(const Plan& plan, const std::string& scenario_hash, ordered_json files) {
   ordered_json vary = ordered_json::array();
   for (const Axis& a : plan.axes) vary.push_back({{"key", a.key}, {"values", a.values}});
   ordered_json points = ordered_json::array();
@@ -76,7 +98,8 @@ ordered_json record_json(const Plan& plan, const std::string& scenario_hash) {
   ordered_json shared = ordered_json::array();
   for (const SharedOverride& o : plan.shared) shared.push_back(o.option);
   return ordered_json{{"scenario", plan.scenario}, {"scenario_fnv1a64", scenario_hash}, {"shared", std::move(shared)},
-                      {"vary", std::move(vary)},   {"repeat", plan.repeats},          {"points", std::move(points)}};
+                      {"vary", std::move(vary)},   {"repeat", plan.repeats},          {"files", std::move(files)},
+                      {"points", std::move(points)}};
 }
 
 Expected<bool> prepare_sweep_folder(const std::string& dir, const ordered_json& record) {
@@ -91,6 +114,7 @@ Expected<bool> prepare_sweep_folder(const std::string& dir, const ordered_json& 
                                "--vary and --repeat to resume it, or another --out",
                                dir, difference(was.value(), record), describe(was.value()))};
     }
+    if (Status st = same_files(was.value(), record); !st) return Error{fmt::format("--out {}: {}", dir, st.message())};
     resuming = true;
   } else if (fs::exists(dir, ec)) {
     if (!fs::is_directory(dir, ec)) return Error{fmt::format("--out {}: is not a folder", dir)};

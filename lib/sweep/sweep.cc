@@ -7,6 +7,7 @@
 #include <ostream>
 #include <thread>
 
+#include "core/fingerprint.h"
 #include "core/read_file.h"
 #include "core/write_file.h"
 #include "scenario/cc_settings.h"
@@ -82,7 +83,9 @@ Expected<Setup> set_up(const SweepOptions& o) {
   if (s.out.empty()) s.out = "results/sweep-" + s.plan.scenario_name;
   auto text = read_regular_file(o.scenario, scenario::kMaxScenarioBytes, "a scenario file (TOML)");
   if (!text) return text.error();
-  auto resuming = prepare_sweep_folder(s.out, record_json(s.plan, text_hash(text.value())));
+  auto files = files_json(s.plan.files);
+  if (!files) return files.error();
+  auto resuming = prepare_sweep_folder(s.out, record_json(s.plan, fnv1a64_hex(text.value()), std::move(files).value()));
   if (!resuming) return resuming.error();
   return s;
 }

@@ -226,6 +226,7 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
                                 const std::string& command_line, const tap::CaptureRequest& capture,
                                 const HostStandIn& stand_in, const SeriesRequest& series, runtime::Ranks* mpi) {
   const StopScope stop_scope;  // a stop request from start-up on ends this run
+  const nlohmann::ordered_json inputs = inputs_json(s);
   auto sizes = pool_sizes(s, pool_config(s));
   if (!sizes) return Error{sizes.error().message};
   const ResourcePlan resources = plan_resources(s, pool_config(s), sizes.value());
@@ -303,7 +304,7 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
     } else {
       report.summary = mine;
     }
-    report.run = run_json(command_line, wall, end, hops, polls);
+    report.run = run_json(command_line, inputs, wall, end, hops, polls);
     report.run["pools"] = pools_json(sizes.value(), pools.value()[0]);
     if (t.partitioned()) report.run["partitions"] = partitions_json(t, plan.value(), sizes.value(), pools.value());
     if (ranks != nullptr) report.run["mpi"] = std::move(each_rank);

@@ -5,6 +5,8 @@
 
 #include <optional>
 
+#include "core/fingerprint.h"
+#include "core/read_file.h"
 #include "runtime/pool/eal.h"
 #include "runtime/pool/eal_topology_probe.h"
 #include "runtime/pool/tsc_calibration.h"
@@ -45,16 +47,31 @@ nlohmann::ordered_json eal_start_json() {
           {"topology_probes_answered", runtime::eal_topology_probes_answered()}};
 }
 
+nlohmann::ordered_json fingerprint_json(const std::string& path) {
+  const Expected<FileFingerprint> f = fingerprint_file(path);
+  if (!f) return {{"file", path}, {"error", f.error().message}};
+  return {{"file", path}, {"bytes", f->bytes}, {"fnv1a64", f->fnv1a64}};
+}
+
 }  // namespace
 
-nlohmann::ordered_json run_json(const std::string& command_line, double wall, Time simulated,
-                                uint64_t hops, uint64_t polls) {
+nlohmann::ordered_json inputs_json(const scenario::Scenario& s) {
+  nlohmann::ordered_json files = nlohmann::ordered_json::array();
+  for (const std::string& f : s.files) files.push_back(fingerprint_json(f));
+  const bool from_file = check_regular_file(s.source, "").ok();  // else load_scenario_text's name
+  return {{"scenario", from_file ? fingerprint_json(s.source) : nlohmann::ordered_json(nullptr)},
+          {"files", std::move(files)}};
+}
+
+nlohmann::ordered_json run_json(const std::string& command_line, nlohmann::ordered_json inputs, double wall,
+                                Time simulated, uint64_t hops, uint64_t polls) {
   nlohmann::ordered_json j;
   j["command_line"] = command_line;
   j["rocetb_version"] = kVersion;
   j["commit"] = kCommit;
   j["dpdk_version"] = rte_version();
   j["compiler"] = __VERSION__;
+  j["inputs"] = std::move(inputs);
   j["eal_arguments"] = runtime::eal_arguments_used();
   j["eal_start"] = eal_start_json();
   j["icrc_crc_path"] = wire::crc_path_name(wire::crc_path());  // rte_net_crc's algorithm

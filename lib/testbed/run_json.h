@@ -10,6 +10,7 @@
 #include "core/units.h"
 #include "runtime/pool/mbuf_pool_set.h"
 #include "runtime/pool/mbuf_pool_sizing.h"
+#include "scenario/scenario.h"
 
 namespace rtb::testbed {
 
@@ -28,7 +29,13 @@ struct PoolFree {
 };
 void add_pool_free(nlohmann::ordered_json& pools, PoolFree start, PoolFree end);
 
-nlohmann::ordered_json run_json(const std::string& command_line, double wall, Time simulated,
-                                uint64_t hops, uint64_t polls);
+// run.json "inputs": what the scenario file and each file it names (Scenario::files) held,
+// as size and FNV-1a hash (core/fingerprint.h): {"scenario": {"file", "bytes", "fnv1a64"}
+// or null when it was not read from a file, "files": [the same, or {"file", "error"}]}.
+// Taken before the run starts.
+nlohmann::ordered_json inputs_json(const scenario::Scenario& s);
+
+nlohmann::ordered_json run_json(const std::string& command_line, nlohmann::ordered_json inputs, double wall,
+                                Time simulated, uint64_t hops, uint64_t polls);
 
 }  // namespace rtb::testbed

@@ -202,6 +202,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
                                  const std::string& command_line, const tap::CaptureRequest& capture,
                                  const SeriesRequest& series) {
   const StopScope stop_scope;  // a stop request from start-up on ends this run
+  const nlohmann::ordered_json inputs = inputs_json(s);
   if (Status st = check_ring_ports(s); !st) return Error{st.message()};  // before pools and ports
   auto sizes = pool_sizes(s, realtime_pool_config(s));
   if (!sizes) return Error{sizes.error().message};
@@ -266,7 +267,7 @@ Expected<RunReport> run_realtime(const scenario::Scenario& s, cc::Registry& regi
     report.summary = summarize(t, samplers, end);
     report.summary.valid = st.lateness.valid;
     if (!st.lateness.valid) report.summary.invalid_reason = st.lateness.reason;
-    report.run = run_json(command_line, st.wall_seconds, end, t.frame_hops(), st.polls);
+    report.run = run_json(command_line, inputs, st.wall_seconds, end, t.frame_hops(), st.polls);
     report.run["realtime"] = st.to_json();
     report.run["clock"] = clock.to_json();
     report.run["samples_lost"] = samplers.lost();

@@ -3,6 +3,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -195,6 +196,39 @@ TEST(SweepCommand, ResumingWithAnotherGridIsRefusedInOneLine) {
   EXPECT_EQ(again.exit_code, 2);
   EXPECT_THAT(again.out, HasSubstr("holds a sweep of other --set or --cc (" + tiny_scenario() +
                                    " --set run.duration=800us --vary run.seed=1 --repeat 1)"));
+}
+
+// A plug-in rebuilt after a sweep ran would mix two builds' results in one table: the
+// sweep records what the shared object held, and each point's run.json does too; a resume
+// with other bytes in it is refused, naming the file; with the same bytes it resumes.
+TEST(SweepCommand, ResumingAfterAPluginChangedIsRefusedNamingIt) {
+  const std::string out = out_dir("plugin_changed");
+  const std::string so = ::testing::TempDir() + "/sweep_command_test/aimd.so";
+  fs::copy_file(apps::testing::build_root() + "/cc_algos/rtb_cc_aimd.so", so, fs::copy_options::overwrite_existing);
+  const std::vector<std::string> args{"sweep", tiny_scenario(), "--cc", so, "--set", "run.duration=300us",
+                                      "--vary", "run.seed=1,2", "--out", out};
+  ASSERT_EQ(run_rocetb(args).exit_code, 0);
+  const auto record = nlohmann::json::parse(read(out + "/sweep.json"));
+  ASSERT_EQ(record["files"].size(), 1u) << record.dump();
+  EXPECT_EQ(record["files"][0]["file"], so);
+  EXPECT_EQ(record["files"][0]["bytes"], fs::file_size(so));
+  const auto run = nlohmann::json::parse(read(out + "/" + record["points"][0]["folder"].get<std::string>() + "/run.json"));
+  EXPECT_EQ(run["inputs"]["files"][0], record["files"][0]);
+  EXPECT_EQ(run["inputs"]["scenario"]["fnv1a64"], record["scenario_fnv1a64"]);
+
+  const auto size = fs::file_size(so);
+  std::ofstream(so, std::ios::app | std::ios::binary) << '\0';  // "rebuilt": the same code, one byte more
+  const auto r = run_rocetb(args);
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.out, HasSubstr("rocetb sweep: --out " + out + ": holds a sweep whose points read " + so +
+                               " as it was then (" + std::to_string(size) + " bytes, fnv1a64 " +
+                               record["files"][0]["fnv1a64"].get<std::string>() + "); it has changed since (" +
+                               std::to_string(size + 1) + " bytes, fnv1a64 "));
+  EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
+  fs::resize_file(so, size);
+  const auto back = run_rocetb(args);
+  EXPECT_EQ(back.exit_code, 0) << back.out;
+  EXPECT_THAT(back.out, HasSubstr("2 complete already, 0 to run"));
 }
 
 // --cc and --set give every point the same algorithm and settings, and --vary then varies
