@@ -1,5 +1,5 @@
 // rocetb replay CAPTURE --closed-loop SCENARIO [--map ADDR=HOST ...] [--set KEY=VALUE ...]
-//              [--speed X] [--cc ALGORITHM] [--seed N] [--out DIR [--force]]
+//              [--speed X] [--cc ALGORITHM] [--seed N] [--out DIR [--force]] [--no-plots] [--quiet]
 //
 // The scenario with its [[traffic]] replaced by the capture's data streams (pattern
 // "capture", the --map pairs as its hosts), run as `rocetb run` runs it, plus replay.json,
@@ -22,6 +22,8 @@ struct ClosedLoopArgs {
   std::string cc;
   std::optional<std::string> seed;
   bool verbose = false;
+  bool no_plots = false;
+  bool quiet = false;
 };
 
 // Adds --closed-loop and its options to the replay command; returns --closed-loop.

@@ -64,7 +64,8 @@ Status check_options(const CLI::App& cmd, const std::string& mode) {
       {"--burst", {"--to"}}, {"--json", {"--to"}}, {"--map", {"--through", "--closed-loop"}},
       {"--set", {"--through", "--closed-loop"}}, {"--tail", {"--through"}}, {"--duration", {"--through"}},
       {"--dedup-window", {"--through"}}, {"--capture", {"--through"}}, {"--cc", {"--closed-loop"}},
-      {"--seed", {"--closed-loop"}}, {"--verbose", {"--closed-loop"}},
+      {"--seed", {"--closed-loop"}}, {"--verbose", {"--closed-loop"}}, {"--no-plots", {"--closed-loop"}},
+      {"--quiet", {"--closed-loop"}},
   };
   for (const Owned& o : owned) {
     if (cmd.count(o.option) == 0 || std::find(o.modes.begin(), o.modes.end(), mode) != o.modes.end()) continue;

@@ -15,6 +15,7 @@
 #include "scenario/qos_settings.h"
 #include "scenario/realtime_settings.h"
 #include "scenario/run_settings.h"
+#include "scenario/series_size.h"
 #include "scenario/switch_errors.h"
 #include "scenario/switch_settings.h"
 #include "scenario/topology_read.h"
@@ -117,6 +118,7 @@ Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed
   s.realtime = read_realtime(top.table("realtime"), s.topology);
   warn_lossy_flows(s, s.warnings);
   warn_flows_off_pfc(s, s.warnings);
+  warn_series_size(s, s.warnings);
   s.effective = effective_json(s);
   return s;
 }

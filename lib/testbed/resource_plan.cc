@@ -10,6 +10,7 @@
 
 #include "core/streamed_file.h"
 #include "host/queue_pair.h"
+#include "scenario/series_size.h"
 #include "testbed/sample_channel.h"
 #include "testbed/sample_merge.h"
 #include "testbed/sampler.h"
@@ -31,14 +32,6 @@ std::string span(Time t) {
   return fmt::format("{} ns", static_cast<double>(ps) / 1000);
 }
 
-// The switches' queues of the priorities flows use, as the sampler records them.
-uint64_t sampled_queues(const scenario::Scenario& s) {
-  uint8_t priorities = 0;
-  for (const scenario::Flow& f : s.flows) priorities |= static_cast<uint8_t>(1u << f.priority);
-  uint64_t ports = 0;
-  for (const scenario::SwitchNode& sw : s.topology.switches) ports += sw.port_links.size();
-  return ports * static_cast<uint64_t>(__builtin_popcount(priorities));
-}
 
 // CSV text per row, upper estimates from the formats in results.cc: a flows.csv row has
 // 6 fields and the algorithm's state fields (at most RTB_CC_MAX_STATE_FIELDS), at most 16
@@ -80,7 +73,7 @@ ResourceTerm series_term(const scenario::Scenario& s, const runtime::PoolConfig&
   const uint64_t lcores = realtime ? s.realtime.lcores.size() : 0;
   const uint64_t channels = lcores * SampleChannel::memory_bytes();
   const uint64_t window = realtime ? SampleMerger::window_samples(s.flows.size(), lcores) * sizeof(FlowSample) +
-                                         SampleMerger::window_samples(sampled_queues(s), lcores) * sizeof(QueueSample)
+                                         SampleMerger::window_samples(scenario::series_size(s).queues, lcores) * sizeof(QueueSample)
                                    : 0;
   const uint64_t frames = c.data_buffer_bytes.count() / std::max<uint64_t>(c.smallest_data_frame_bytes, 1) + 1;
   const uint64_t depth = switch_ports(s) * std::min(ticks, frames) * 48;
@@ -125,8 +118,8 @@ nlohmann::ordered_json ResourcePlan::to_json() const {
 
 ResourcePlan plan_resources(const scenario::Scenario& s, const runtime::PoolConfig& pools,
                             const runtime::PoolSizes& sizes) {
-  const uint64_t ticks = s.run.duration / s.run.sample_interval + 1;
-  const uint64_t flows = s.flows.size(), queues = sampled_queues(s);
+  const scenario::SeriesSize series = scenario::series_size(s);
+  const uint64_t ticks = series.samples, flows = series.flows, queues = series.queues;
   const std::string sampling = fmt::format("run.sample_interval = {} over run.duration = {}: {} samples",
                                            span(s.run.sample_interval), span(s.run.duration), ticks);
   ResourcePlan p;

@@ -24,6 +24,7 @@ namespace {
 using apps::testing::run_rocetb;
 using nlohmann::json;
 using ::testing::HasSubstr;
+using ::testing::Not;
 
 std::string shared_captures() {
   const char* s = std::getenv("ROCETB_SHARED");
@@ -347,6 +348,45 @@ TEST(ReplayClosedErrors, ACaptureStartingAfterTheRunIsRefusedWithTheDurationItNe
   EXPECT_THAT(r.out, HasSubstr("expected run.duration above 16291.871 ms, and \"21301ms\" replays them all\n"));
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
   EXPECT_FALSE(std::filesystem::exists(temp("late") + "/summary.json"));
+}
+
+// The duration that error suggests, as a user then runs it: 21.3 s at the scenario's 10 us
+// sampling would be millions of CSV rows, so the run warns with a coarser interval; with
+// it (and --no-plots, --quiet as `rocetb run` takes them) both streams replay, no plot is
+// drawn, and run.json says which capture, by its bytes, the flows came from.
+TEST(ReplayClosedCommand, TheHardwareCaptureOverItsWholeSpanWithTheSuggestedSampling) {
+  SKIP_WITHOUT_SHARED();
+  const std::string capture = shared_captures() + "oferby_proxy_roce.pcap";
+  const std::string out = temp("whole_span");
+  const std::vector<std::string> args = {"replay", capture, "--closed-loop", here("incast.toml"), "--set",
+                                         "run.duration=21301ms", "--no-plots", "--quiet", "--out", out};
+  // At 1 us the warning names the interval to use; run.max_memory = 16MB then makes the
+  // run's resource plan fail (its pools need more: exit 1), so no gigabytes of CSV here.
+  const auto fine = run_rocetb({"replay", capture, "--closed-loop", here("incast.toml"), "--set", "run.duration=21301ms",
+                                "--set", "run.sample_interval=1us", "--set", "run.max_memory=16MB", "--out",
+                                temp("whole_span_fine")});
+  EXPECT_EQ(fine.exit_code, 1) << fine.out;
+  EXPECT_THAT(fine.out, HasSubstr("warning: run.sample_interval = 1us over run.duration = 21301ms: 21301001 "
+                                  "samples of 2 flows and 4 queues are 127.8 million rows of flows.csv and "
+                                  "queues.csv (gigabytes on disk, minutes to plot): run.sample_interval = "
+                                  "\"200us\" writes 0.64 million\n"));
+  auto with = args;
+  with.insert(with.end(), {"--set", "run.sample_interval=200us"});
+  const auto r = run_rocetb(with);
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  EXPECT_THAT(r.out, Not(HasSubstr("million rows"))) << r.out;
+  const json replay = read_json(out + "/replay.json");
+  ASSERT_EQ(replay["flows"].size(), 2u);
+  EXPECT_EQ(replay["flows"][0]["replay"]["bytes"].get<uint64_t>() + replay["flows"][1]["replay"]["bytes"].get<uint64_t>(),
+            141u + 67037u);
+  for (const auto& f : std::filesystem::directory_iterator(out)) {
+    EXPECT_NE(f.path().extension(), ".png") << f.path();
+    EXPECT_NE(f.path().filename(), "report.html");
+  }
+  const json run = read_json(out + "/run.json");
+  ASSERT_EQ(run["inputs"]["files"].size(), 1u) << run["inputs"].dump();
+  EXPECT_EQ(run["inputs"]["files"][0]["file"], capture);
+  EXPECT_EQ(run["inputs"]["files"][0]["bytes"], std::filesystem::file_size(capture));
 }
 
 TEST(ReplayClosedPattern, FlowsKeepTheCapturedMessagesAndDscp) {

@@ -10,6 +10,7 @@
 #include <set>
 
 #include "scenario/cdf.h"
+#include "scenario/series_size.h"
 #include "scenario_test_util.h"
 
 namespace rtb::scenario {
@@ -261,6 +262,37 @@ TEST(ScenarioTraffic, PoissonErrors) {
   EXPECT_EQ(testing::load_error(base + "cdf = \"data/hadoop.cdf\"\nload = 0\n", {}, testing::in_scenarios("t.toml")),
             testing::in_scenarios("t.toml") + ":7: traffic[0].load: 0 is out of range: expected a fraction above 0 "
                                               "and at most 1");
+}
+
+// Two flows on priority 3 of a 4-host switch: 4 ports x 1 priority = 4 sampled queues.
+// Over 21301 ms at 10 us that is 2,130,101 samples x 6 = 12.8 million rows, past the
+// 10 million at which the CSVs take gigabytes: warned, with the 1-2-5 interval that
+// keeps them under a million: 200 us, (106505 + 1) x 6 = 639,036 rows.
+TEST(ScenarioTraffic, ATimeSeriesOfManyMillionRowsIsWarnedWithACoarserInterval) {
+  const std::string text = R"(
+[topology]
+kind = "single_switch"
+hosts = 4
+[run]
+duration = "21301ms"
+sample_interval = "10us"
+[[traffic]]
+pattern = "explicit"
+flows = [ { src = "h0", dst = "h1" }, { src = "h2", dst = "h3" } ]
+)";
+  const Scenario s = load_ok(text);
+  const SeriesSize z = series_size(s);
+  EXPECT_EQ(z.samples, 2'130'101u);
+  EXPECT_EQ(z.flows, 2u);
+  EXPECT_EQ(z.queues, 4u);
+  ASSERT_FALSE(s.warnings.empty());
+  EXPECT_EQ(s.warnings.back(),
+            "run.sample_interval = 10us over run.duration = 21301ms: 2130101 samples of 2 flows and 4 queues are "
+            "12.8 million rows of flows.csv and queues.csv (gigabytes on disk, minutes to plot): "
+            "run.sample_interval = \"200us\" writes 0.64 million");
+  for (const char* fewer : {"run.sample_interval=200us", "run.sample_interval=20us"}) {
+    for (const std::string& w : load_ok(text, {fewer}).warnings) EXPECT_EQ(w.find("million rows"), std::string::npos) << w;
+  }
 }
 
 }  // namespace
