@@ -31,8 +31,4 @@ int command_line_error(CLI::App& app, const CLI::ParseError& e);
 // per line, each with its own file:line).
 void print_error(const char* who, const std::string& message);
 
-// The loader's errors about the cc.algorithm override that --cc CC became ("--set
-// cc.algorithm: ...") told as the option typed: "--cc CC: ...". Unchanged when `cc` is empty.
-std::string as_cc_option(const std::string& message, const std::string& cc);
-
 }  // namespace rtb::apps

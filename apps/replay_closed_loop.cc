@@ -15,9 +15,9 @@
 namespace rtb::apps {
 namespace {
 
-std::vector<std::string> overrides_of(const ReplayArgs& c, const ClosedLoopArgs& a) {
-  std::vector<std::string> o = c.set;
-  if (!a.cc.empty()) o.push_back("cc.algorithm=\"" + scenario::command_line_algorithm(a.cc) + "\"");
+std::vector<scenario::Override> overrides_of(const ReplayArgs& c, const ClosedLoopArgs& a) {
+  std::vector<scenario::Override> o = scenario::set_overrides(c.set);
+  if (!a.cc.empty()) o.push_back(scenario::cc_override(a.cc));
   return o;
 }
 
@@ -77,7 +77,7 @@ int run_closed_loop(const ReplayArgs& c, const ClosedLoopArgs& a, const std::str
   };
   auto s = scenario::load_scenario_with_traffic(a.scenario, overrides_of(c, a), seed.value(), source);
   if (!s) {
-    print_error("rocetb", as_cc_option(s.error().message, a.cc));
+    print_error("rocetb", s.error().message);
     return 2;
   }
   s.value().add_file(c.capture);

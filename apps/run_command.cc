@@ -45,18 +45,18 @@ std::vector<std::string> tag_overrides(const RunArgs& a) {
 }
 
 int run(const RunArgs& a, const std::string& command_line) {
-  std::vector<std::string> overrides = a.set;
+  std::vector<scenario::Override> overrides = scenario::set_overrides(a.set);
   // --cc ./x.so is a path from here, not from the scenario's folder (as the file's key is).
-  if (!a.cc.empty()) overrides.push_back("cc.algorithm=\"" + scenario::command_line_algorithm(a.cc) + "\"");
-  if (!a.process.empty()) overrides.push_back("realtime.role=\"" + a.process + "\"");
+  if (!a.cc.empty()) overrides.push_back(scenario::cc_override(a.cc));
+  if (!a.process.empty()) overrides.push_back({"realtime.role=\"" + a.process + "\"", "--process " + a.process});
   auto seed = parse_seed(a.seed);
   if (!seed) {
     std::fprintf(stderr, "rocetb: %s\n", seed.error().message.c_str());
     return 2;
   }
-  auto s = scenario::load_scenario(a.scenario, overrides, seed.value());
+  auto s = scenario::load_scenario_from_options(a.scenario, overrides, seed.value());
   if (!s) {
-    print_error("rocetb", as_cc_option(s.error().message, a.cc));
+    print_error("rocetb", s.error().message);
     return 2;
   }
   RunFolderArgs folder{a.out, tag_overrides(a), a.force, a.verbose, a.capture, !a.no_plots, a.quiet};

@@ -77,7 +77,7 @@ Status write_scenario(const std::string& out_path, const std::string& base_text,
   try {
     root = toml::parse(base_text, out_path);
     drop_dynamic_th(root);
-    scenario::apply_overrides(root, keys);
+    scenario::apply_overrides(root, scenario::set_overrides(keys));
   } catch (const toml::parse_error& e) {
     return Error{fmt::format("{}: not valid TOML: {}", out_path, e.description())};
   } catch (const scenario::LoadError& e) {

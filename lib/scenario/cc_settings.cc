@@ -19,6 +19,10 @@ std::string command_line_algorithm(const std::string& algorithm) {
   return (std::filesystem::current_path() / algorithm).lexically_normal().string();
 }
 
+Override cc_override(const std::string& algorithm) {
+  return {"cc.algorithm=\"" + command_line_algorithm(algorithm) + "\"", "--cc " + algorithm};
+}
+
 namespace {
 
 cc::ParamMap read_params(Table& p) {

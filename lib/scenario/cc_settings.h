@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "scenario/overrides.h"
 #include "scenario/scenario.h"
 #include "scenario/toml_table.h"
 
@@ -22,6 +23,10 @@ bool is_plugin_path(std::string_view algorithm);
 // taken from the current directory, as a shell user means it, and made absolute so that
 // the scenario's folder does not apply; names are returned unchanged.
 std::string command_line_algorithm(const std::string& algorithm);
+
+// `--cc ALGORITHM` as the override it is (cc.algorithm, command_line_algorithm), which
+// errors name "--cc ALGORITHM" as typed.
+Override cc_override(const std::string& algorithm);
 
 // `base_dir` resolves relative plug-in paths; the algorithm's warnings go to `warnings`.
 CcConfig read_cc(std::optional<Table> t, const std::string& base_dir, std::vector<std::string>& warnings);

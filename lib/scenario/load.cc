@@ -124,7 +124,7 @@ Scenario build(Table& top, const std::string& name, std::optional<uint64_t> seed
 }
 
 
-Expected<Scenario> load_text(const std::string& text, const std::string& name, const std::vector<std::string>& overrides,
+Expected<Scenario> load_text(const std::string& text, const std::string& name, const std::vector<Override>& overrides,
                              std::optional<uint64_t> seed_override, const TrafficSource* source) {
   toml::table root;
   try {
@@ -146,17 +146,22 @@ Expected<Scenario> load_text(const std::string& text, const std::string& name, c
 Expected<Scenario> load_scenario_text(const std::string& text, const std::string& name,
                                       const std::vector<std::string>& overrides,
                                       std::optional<uint64_t> seed_override) {
-  return load_text(text, name, overrides, seed_override, nullptr);
+  return load_text(text, name, set_overrides(overrides), seed_override, nullptr);
 }
 
 Expected<Scenario> load_scenario(const std::string& path, const std::vector<std::string>& overrides,
                                  std::optional<uint64_t> seed_override) {
-  auto text = read_regular_file(path, kMaxScenarioBytes, "a scenario file (TOML)");
-  if (!text) return Error{text.error().message};
-  return load_scenario_text(text.value(), path, overrides, seed_override);
+  return load_scenario_from_options(path, set_overrides(overrides), seed_override);
 }
 
-Expected<Scenario> load_scenario_with_traffic(const std::string& path, const std::vector<std::string>& overrides,
+Expected<Scenario> load_scenario_from_options(const std::string& path, const std::vector<Override>& overrides,
+                                              std::optional<uint64_t> seed_override) {
+  auto text = read_regular_file(path, kMaxScenarioBytes, "a scenario file (TOML)");
+  if (!text) return Error{text.error().message};
+  return load_text(text.value(), path, overrides, seed_override, nullptr);
+}
+
+Expected<Scenario> load_scenario_with_traffic(const std::string& path, const std::vector<Override>& overrides,
                                               std::optional<uint64_t> seed_override, const TrafficSource& traffic) {
   auto text = read_regular_file(path, kMaxScenarioBytes, "a scenario file (TOML)");
   if (!text) return Error{text.error().message};

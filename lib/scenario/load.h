@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/error.h"
+#include "scenario/overrides.h"
 #include "scenario/scenario.h"
 
 namespace rtb::scenario {
@@ -26,6 +27,10 @@ constexpr uint64_t kMaxScenarioBytes = 16ull << 20;
 
 Expected<Scenario> load_scenario(const std::string& path, const std::vector<std::string>& overrides = {},
                                  std::optional<uint64_t> seed_override = std::nullopt);
+// The same with overrides a command's options gave, each named by its option in errors
+// ("--cc ./my.so: ...", overrides.h).
+Expected<Scenario> load_scenario_from_options(const std::string& path, const std::vector<Override>& overrides,
+                                              std::optional<uint64_t> seed_override = std::nullopt);
 
 // The same from text; `name` is used in messages, as the default scenario name (its stem)
 // and, through its folder, to resolve relative CDF and plug-in paths.
@@ -38,7 +43,7 @@ Expected<Scenario> load_scenario_text(const std::string& text, const std::string
 // scenario's. Its error is the loader's error.
 using TrafficSource =
     std::function<Expected<std::vector<Flow>>(const Topology&, const RunConfig&, std::vector<std::string>& warnings)>;
-Expected<Scenario> load_scenario_with_traffic(const std::string& path, const std::vector<std::string>& overrides,
+Expected<Scenario> load_scenario_with_traffic(const std::string& path, const std::vector<Override>& overrides,
                                               std::optional<uint64_t> seed_override, const TrafficSource& traffic);
 
 }  // namespace rtb::scenario

@@ -15,8 +15,14 @@ struct Segment {
   std::vector<size_t> indices;  // name[i][j]
 };
 
+// A malformed override: `text` the part at fault, told as "--set TEXT: WHY", or as its
+// option when a command gave it.
+struct BadOverride {
+  std::string text, why;
+};
+
 [[noreturn]] void bad(std::string_view text, std::string_view why) {
-  throw LoadError{fmt::format("--set {}: {}", text, why)};
+  throw BadOverride{std::string(text), std::string(why)};
 }
 
 Segment parse_segment(std::string_view s, std::string_view whole) {
@@ -122,22 +128,38 @@ void assign(toml::table& root, const std::vector<Segment>& path, toml::node& val
   }
 }
 
+// Applies KEY=VALUE `o`; its normalized key path.
+std::string apply_one(toml::table& root, const std::string& o) {
+  if (const auto at = first_invalid_utf8(o)) {
+    bad(escape_invalid_utf8(o), fmt::format("byte {} is not UTF-8 text: expected UTF-8 (TOML allows nothing else)",
+                                            *at + 1));
+  }
+  const size_t eq = o.find('=');
+  if (eq == std::string::npos) bad(o, "expected KEY=VALUE, such as run.seed=7");
+  const std::vector<Segment> path = parse_path(std::string_view(o).substr(0, eq));
+  const std::string name = normalized(path);
+  toml::table holder = parse_value(o.substr(eq + 1));
+  assign(root, path, *holder.get("v"), name);
+  return name;
+}
+
 }  // namespace
 
-std::set<std::string> apply_overrides(toml::table& root, const std::vector<std::string>& overrides) {
-  std::set<std::string> paths;
-  for (const std::string& o : overrides) {
-    if (const auto at = first_invalid_utf8(o)) {
-      bad(escape_invalid_utf8(o), fmt::format("byte {} is not UTF-8 text: expected UTF-8 (TOML allows nothing else)",
-                                              *at + 1));
+std::vector<Override> set_overrides(const std::vector<std::string>& assignments) {
+  std::vector<Override> out;
+  for (const std::string& a : assignments) out.push_back({a, ""});
+  return out;
+}
+
+std::map<std::string, std::string> apply_overrides(toml::table& root, const std::vector<Override>& overrides) {
+  std::map<std::string, std::string> paths;
+  for (const Override& given : overrides) {
+    try {
+      const std::string name = apply_one(root, given.assignment);
+      paths.insert_or_assign(name, given.option.empty() ? "--set " + name : given.option);
+    } catch (const BadOverride& e) {
+      throw LoadError{fmt::format("{}: {}", given.option.empty() ? "--set " + e.text : given.option, e.why)};
     }
-    const size_t eq = o.find('=');
-    if (eq == std::string::npos) bad(o, "expected KEY=VALUE, such as run.seed=7");
-    const std::vector<Segment> path = parse_path(std::string_view(o).substr(0, eq));
-    const std::string name = normalized(path);
-    toml::table holder = parse_value(o.substr(eq + 1));
-    assign(root, path, *holder.get("v"), name);
-    paths.insert(name);
   }
   return paths;
 }

@@ -6,7 +6,7 @@
 // (100Gbps, 4MB, dcqcn).
 #pragma once
 
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,9 +14,20 @@
 
 namespace rtb::scenario {
 
-// Applies every override in order; returns their normalized key paths ("traffic[0].load")
-// so errors about those values say "--set <key>" instead of a file line. Throws LoadError
-// on a malformed override.
-std::set<std::string> apply_overrides(toml::table& root, const std::vector<std::string>& overrides);
+// An override and the option it came from, as errors about its value name it: `--set KEY`
+// (option empty), or the option a command turned into it: "--cc ./my.so" for
+// cc.algorithm=..., "--vary KEY=VALUE" for a sweep's point.
+struct Override {
+  std::string assignment;  // KEY=VALUE
+  std::string option;
+};
+
+// `--set KEY=VALUE` as typed: the default option.
+std::vector<Override> set_overrides(const std::vector<std::string>& assignments);
+
+// Applies every override in order; returns each one's normalized key path
+// ("traffic[0].load") with what errors about that value start with instead of a file line
+// ("--set traffic[0].load", or its option). Throws LoadError on a malformed override.
+std::map<std::string, std::string> apply_overrides(toml::table& root, const std::vector<Override>& overrides);
 
 }  // namespace rtb::scenario

@@ -31,26 +31,26 @@ std::string_view type_name(const toml::node& n) {
 
 }  // namespace
 
-const std::string* Origin::override_of(std::string_view path) const {
-  for (const std::string& o : overridden_) {
-    if (covers(o, path)) return &o;
+const std::pair<const std::string, std::string>* Origin::override_of(std::string_view path) const {
+  for (const auto& o : overridden_) {
+    if (covers(o.first, path)) return &o;
   }
   return nullptr;
 }
 
 std::string Origin::where(const toml::node* at, std::string_view path) const {
-  if (const std::string* o = override_of(path)) return "--set " + *o;
+  if (const auto* o = override_of(path)) return o->second;
   const uint32_t line = at != nullptr ? at->source().begin.line : 0;
   if (line > 0) return fmt::format("{}:{}", file_, line);
-  for (const std::string& o : overridden_) {  // a table an override created on its way
-    if (covers(path, o)) return "--set " + o;
+  for (const auto& [key, option] : overridden_) {  // a table an override created on its way
+    if (covers(path, key)) return option;
   }
   return file_;
 }
 
 std::string Origin::prefix(const toml::node* at, std::string_view path) const {
-  if (const std::string* o = override_of(path)) {
-    return *o == path ? fmt::format("--set {}: ", path) : fmt::format("--set {}: {}: ", *o, path);
+  if (const auto* o = override_of(path)) {
+    return o->first == path ? fmt::format("{}: ", o->second) : fmt::format("{}: {}: ", o->second, path);
   }
   return fmt::format("{}: {}: ", where(at, path), path);
 }

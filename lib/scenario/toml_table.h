@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <optional>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -24,10 +25,12 @@ namespace rtb::scenario {
 // Where values came from: the file's name and the key paths set by `--set`.
 class Origin {
  public:
-  Origin(std::string file, std::set<std::string> overridden)
+  // `overridden`: each overridden key path and the option errors name it by.
+  Origin(std::string file, std::map<std::string, std::string> overridden)
       : file_(std::move(file)), overridden_(std::move(overridden)) {}
   const std::string& file() const { return file_; }
-  // "file:12: key.path: " or "--set key.path: " (the override covering key.path).
+  // "file:12: key.path: " or "--set key.path: " (the override covering key.path, named by
+  // its option).
   std::string prefix(const toml::node* at, std::string_view path) const;
   // Location only, for messages that name the key themselves.
   std::string where(const toml::node* at, std::string_view path) const;
@@ -36,9 +39,10 @@ class Origin {
   [[noreturn]] void fail_file(std::string_view path, std::string_view msg) const;
 
  private:
-  const std::string* override_of(std::string_view path) const;
+  // The overridden key covering `path`, and its option.
+  const std::pair<const std::string, std::string>* override_of(std::string_view path) const;
   std::string file_;
-  std::set<std::string> overridden_;
+  std::map<std::string, std::string> overridden_;
 };
 
 // The value as the user wrote it: strings in single quotes, other values as TOML.

@@ -9,51 +9,36 @@ namespace {
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
-std::string key_of(const std::string& kv) { return kv.substr(0, kv.find('=')); }
-
 std::string joined(const std::vector<std::string>& v) {
   std::string out;
   for (const std::string& s : v) out += (out.empty() ? "" : ",") + s;
   return out;
 }
 
-// The override key a loader's message blames ("--set KEY: WHY", "--set KEY=VALUE: WHY" or
-// "--set KEY: PATH: WHY"), or "" when it blames the file.
-std::string blamed_key(const std::string& line) {
-  const std::string set = "--set ";
-  if (line.rfind(set, 0) != 0) return "";
-  return line.substr(set.size(), line.find_first_of(":=", set.size()) - set.size());
+// The overrides of a point as the loader takes them: the shared ones first, each named by
+// its option in errors, then the point's own, each named "--vary KEY=VALUE".
+std::vector<scenario::Override> labelled(const std::vector<SharedOverride>& shared,
+                                         const std::vector<std::string>& point) {
+  std::vector<scenario::Override> out = shared;
+  for (const std::string& kv : point) out.push_back({kv, "--vary " + kv});
+  return out;
 }
 
-// The message past its "--set KEY: " or "--set KEY=VALUE: " prefix.
-std::string reason(const std::string& line, const std::string& key) {
-  std::string rest = line.substr(std::string("--set ").size() + key.size());
-  if (rest.starts_with("=")) {
-    const size_t colon = rest.find(": ");
-    return colon == std::string::npos ? rest : rest.substr(colon + 2);
-  }
-  return rest.starts_with(": ") ? rest.substr(2) : rest;
-}
-
-// The loader's first line told as the option that gave what it blames: the axis value of
-// this point, a shared --set or --cc, or else the point's combination of values.
-std::string as_option(const std::string& message, const std::vector<SharedOverride>& shared,
+// The loader's first line, which names the option that gave the value it blames; one that
+// names none (a combination the scenario refuses as a whole) is told as the point's values.
+std::string as_option(const std::string& message, const std::vector<scenario::Override>& given,
                       const std::vector<std::string>& point) {
   const std::string line = first_line(message);
-  if (const std::string key = blamed_key(line); !key.empty()) {
-    for (const std::string& kv : point) {
-      if (key_of(kv) == key) return fmt::format("--vary {}: {}", kv, reason(line, key));
-    }
-    for (const SharedOverride& o : shared) {
-      if (key_of(o.override) == key) return fmt::format("{}: {}", o.option, reason(line, key));
-    }
+  for (const scenario::Override& o : given) {
+    if (line.starts_with(o.option + ": ")) return line;
   }
   return point.empty() ? line : fmt::format("--vary {}: {}", joined(point), line);
 }
 
-std::vector<std::string> with_shared(const std::vector<SharedOverride>& shared, const std::vector<std::string>& own) {
+// Every KEY=VALUE of a point, shared ones first, as `rocetb run --set` takes them.
+std::vector<std::string> assignments(const std::vector<SharedOverride>& shared, const std::vector<std::string>& own) {
   std::vector<std::string> out;
-  for (const SharedOverride& o : shared) out.push_back(o.override);
+  for (const SharedOverride& o : shared) out.push_back(o.assignment);
   out.insert(out.end(), own.begin(), own.end());
   return out;
 }
@@ -67,8 +52,8 @@ Expected<Plan> plan_sweep(const std::string& scenario, const std::vector<SharedO
   auto base = scenario::load_scenario(scenario);
   if (!base) return Error{base.error().message};  // the scenario's own errors, one per line
   if (!shared.empty()) {  // blamed on --set or --cc before any point
-    auto with = scenario::load_scenario(scenario, with_shared(shared, {}));
-    if (!with) return Error{as_option(with.error().message, shared, {})};
+    auto with = scenario::load_scenario_from_options(scenario, labelled(shared, {}));
+    if (!with) return Error{as_option(with.error().message, labelled(shared, {}), {})};
   }
   Plan plan{scenario, base.value().name, shared, axes, repeats, {}, {}};
   const auto add_files = [&plan](const scenario::Scenario& s) {
@@ -81,8 +66,9 @@ Expected<Plan> plan_sweep(const std::string& scenario, const std::vector<SharedO
   for (const Point& p : grid) {
     const std::vector<std::string> overrides = point_overrides(axes, p);
     if (p.repeat == 0) {  // the same combination for every repeat: loaded once
-      auto s = scenario::load_scenario(scenario, with_shared(shared, overrides));
-      if (!s) return Error{as_option(s.error().message, shared, overrides)};
+      const std::vector<scenario::Override> given = labelled(shared, overrides);
+      auto s = scenario::load_scenario_from_options(scenario, given);
+      if (!s) return Error{as_option(s.error().message, given, overrides)};
       point_seed = s.value().run.seed;
       add_files(s.value());
     }
@@ -94,7 +80,7 @@ Expected<Plan> plan_sweep(const std::string& scenario, const std::vector<SharedO
 
 std::vector<std::string> run_arguments(const Plan& plan, const PlannedPoint& p, const std::string& out, bool force) {
   std::vector<std::string> args{"run", plan.scenario};
-  for (const std::string& o : with_shared(plan.shared, p.overrides)) {
+  for (const std::string& o : assignments(plan.shared, p.overrides)) {
     args.push_back("--set");
     args.push_back(o);
   }

@@ -10,15 +10,14 @@
 #include <vector>
 
 #include "core/error.h"
+#include "scenario/overrides.h"
 #include "sweep/grid.h"
 
 namespace rtb::sweep {
 
-// KEY=VALUE overrides every point gets before its own, each with the option it came from.
-struct SharedOverride {
-  std::string override;  // KEY=VALUE, as `rocetb run --set` takes it
-  std::string option;    // "--set KEY=VALUE" as typed, or "--cc NAME" (a plug-in's path made absolute)
-};
+// KEY=VALUE overrides every point gets before its own, each with the option it came from:
+// "--set KEY=VALUE" as typed, or "--cc NAME" (a plug-in's path made absolute).
+using SharedOverride = scenario::Override;
 
 struct PlannedPoint {
   Point point;

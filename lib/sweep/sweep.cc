@@ -50,11 +50,10 @@ Expected<std::vector<SharedOverride>> shared_overrides(const SweepOptions& o, co
     out.push_back({kv, "--set " + kv});
   }
   if (!o.cc.empty()) {  // a plug-in's path from here, as the children and a resumed sweep see it
-    const std::string cc = scenario::command_line_algorithm(o.cc);
-    out.push_back({"cc.algorithm=\"" + cc + "\"", "--cc " + cc});
+    out.push_back(scenario::cc_override(scenario::command_line_algorithm(o.cc)));
   }
   for (const SharedOverride& s : out) {
-    const std::string key = s.override.substr(0, s.override.find('='));
+    const std::string key = s.assignment.substr(0, s.assignment.find('='));
     for (const Axis& a : axes) {
       if (a.key != key) continue;
       return Error{fmt::format("{}: {} is also varied: expected it in --set or --vary, not both", s.option, key)};

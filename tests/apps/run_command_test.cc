@@ -429,5 +429,12 @@ TEST(RunCommand, AnUnknownCcNamesTheOptionTyped) {
   EXPECT_EQ(std::count(r.out.begin(), r.out.end(), '\n'), 1) << r.out;
 }
 
+// --process ROLE is the realtime.role override; an error about it names --process.
+TEST(RunCommand, AnUnknownProcessRoleNamesTheOptionTyped) {
+  const auto r = run_rocetb({"run", "scenarios/split_memif.toml", "--process", "bogus", "--out", out_dir("role-bogus")});
+  EXPECT_EQ(r.exit_code, 2) << r.out;
+  EXPECT_EQ(r.out, "rocetb: --process bogus: 'bogus' names no [realtime.process.<role>] table: expected one of them\n");
+}
+
 }  // namespace
 }  // namespace rtb::apps
