@@ -139,8 +139,10 @@ int run_tx(BenchArgs& a) {
 }
 
 int run_sim(BenchArgs& a) {
+  const auto s = bench::sim_scenario(a.sim);
+  if (!s) return refuse(s.error().message);
   cc::Registry registry = cc::Registry::with_builtins();
-  const int rc = print(bench::run_sim(a.sim, registry), a.json);
+  const int rc = print(bench::run_sim(a.sim, s.value(), registry), a.json);
   (void)runtime::stop_eal();
   return rc;
 }
@@ -157,8 +159,10 @@ int run_loop(BenchArgs& a) {
   }
   a.loop.duration = c->duration;
   a.loop.lcores = c->lcores;
+  const auto s = bench::loop_scenario(a.loop);
+  if (!s) return refuse(s.error().message);
   cc::Registry registry = cc::Registry::with_builtins();
-  const int rc = print(bench::run_loop(a.loop, registry), a.json);
+  const int rc = print(bench::run_loop(a.loop, s.value(), registry), a.json);
   (void)runtime::stop_eal();
   return rc;
 }

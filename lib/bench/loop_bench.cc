@@ -38,7 +38,7 @@ std::vector<std::string> loop_overrides(const LoopOptions& o, const std::vector<
   return v;
 }
 
-Expected<BenchReport> run_loop(const LoopOptions& o, cc::Registry& registry) {
+Expected<LoopScenario> loop_scenario(const LoopOptions& o) {
   auto probe = scenario::load_scenario(o.scenario, o.overrides);
   if (!probe) return Error{probe.error().message};
   std::vector<std::string> switches;
@@ -47,8 +47,17 @@ Expected<BenchReport> run_loop(const LoopOptions& o, cc::Registry& registry) {
   overrides.insert(overrides.end(), o.overrides.begin(), o.overrides.end());
   auto s = scenario::load_scenario(o.scenario, overrides);
   if (!s) return Error{s.error().message};
-  auto run = testbed::run_realtime(s.value(), registry, "rocetb bench loop", {},
-                                   testbed::SeriesRequest::discard());
+  return LoopScenario{std::move(s).value(), std::move(overrides)};
+}
+
+Expected<BenchReport> run_loop(const LoopOptions& o, cc::Registry& registry) {
+  auto s = loop_scenario(o);
+  if (!s) return s.error();
+  return run_loop(o, s.value(), registry);
+}
+
+Expected<BenchReport> run_loop(const LoopOptions& o, const LoopScenario& s, cc::Registry& registry) {
+  auto run = testbed::run_realtime(s.scenario, registry, "rocetb bench loop", {}, testbed::SeriesRequest::discard());
   if (!run) return Error{run.error().message};
 
   const nlohmann::ordered_json summary = results::to_json(run->summary);
@@ -56,7 +65,7 @@ Expected<BenchReport> run_loop(const LoopOptions& o, cc::Registry& registry) {
   const nlohmann::ordered_json& rt = run->run["realtime"];
   BenchReport r;
   r.mode = "loop";
-  r.config = {{"scenario", o.scenario}, {"overrides", overrides}};
+  r.config = {{"scenario", o.scenario}, {"overrides", s.overrides}};
   r.add("goodput_gbps", run->summary.totals.goodput_gbps, "Gb/s delivered after warm-up (scenario time)");
   r.add("wall_seconds", number(run->run, "wall_seconds"), "s");
   r.add("simulated_seconds", number(run->run, "simulated_ns") / 1e9, "s");

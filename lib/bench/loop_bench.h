@@ -15,6 +15,7 @@
 #include "cc_algos/registry.h"
 #include "core/error.h"
 #include "core/units.h"
+#include "scenario/scenario.h"
 
 namespace rtb::bench {
 
@@ -30,7 +31,16 @@ struct LoopOptions {
 
 // The scenario keys the options stand for (realtime clock, lcores, placement, rings).
 std::vector<std::string> loop_overrides(const LoopOptions& o, const std::vector<std::string>& switches);
+// The scenario as the bench runs it, loaded with loop_overrides and then the --set ones:
+// what the command refuses before anything runs.
+struct LoopScenario {
+  scenario::Scenario scenario;
+  std::vector<std::string> overrides;  // all of them, in order
+};
+Expected<LoopScenario> loop_scenario(const LoopOptions& o);
 // Starts the EAL itself when none runs (as rocetb run does).
+Expected<BenchReport> run_loop(const LoopOptions& o, const LoopScenario& s, cc::Registry& registry);
+// Both.
 Expected<BenchReport> run_loop(const LoopOptions& o, cc::Registry& registry);
 
 }  // namespace rtb::bench

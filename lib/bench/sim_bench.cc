@@ -30,7 +30,7 @@ Speed speed_of(const nlohmann::ordered_json& run) {
 
 }  // namespace
 
-Expected<BenchReport> run_sim(const SimOptions& o, cc::Registry& registry) {
+Expected<scenario::Scenario> sim_scenario(const SimOptions& o) {
   if (o.repeat == 0 || o.repeat > 1000) return Error{fmt::format("--repeat {}: expected 1 .. 1000", o.repeat)};
   auto s = scenario::load_scenario(o.scenario, o.overrides);
   if (!s) return Error{s.error().message};
@@ -38,9 +38,19 @@ Expected<BenchReport> run_sim(const SimOptions& o, cc::Registry& registry) {
     return Error{fmt::format("{}: run.clock is \"realtime\": bench sim measures virtual time "
                              "(give --set run.clock=virtual)", o.scenario)};
   }
+  return s;
+}
+
+Expected<BenchReport> run_sim(const SimOptions& o, cc::Registry& registry) {
+  auto s = sim_scenario(o);
+  if (!s) return s.error();
+  return run_sim(o, s.value(), registry);
+}
+
+Expected<BenchReport> run_sim(const SimOptions& o, const scenario::Scenario& s, cc::Registry& registry) {
   std::vector<Speed> runs;
   for (uint32_t i = 0; i < o.repeat; ++i) {
-    auto r = testbed::run_virtual(s.value(), registry, "rocetb bench sim", {}, {},
+    auto r = testbed::run_virtual(s, registry, "rocetb bench sim", {}, {},
                                   testbed::SeriesRequest::discard());
     if (!r) return Error{r.error().message};
     runs.push_back(speed_of(r->run));
@@ -60,7 +70,7 @@ Expected<BenchReport> run_sim(const SimOptions& o, cc::Registry& registry) {
   if (best.polls > 0) report.add("polls_per_frame_hop", best.polls / best.frame_hops, "stage polls");
   // Parallel virtual time (run.partitions, run.threads): the speed each thread contributes,
   // and how often they waited for each other.
-  report.add("partitions", s->run.partitions, "partitions");
+  report.add("partitions", s.run.partitions, "partitions");
   report.add("threads", best.threads, "threads");
   report.add("frame_hops_per_s_per_thread", best.frame_hops / best.wall_seconds / best.threads,
              "frame-hops per wall second per thread (fastest run)");

@@ -10,6 +10,7 @@
 #include "bench/report.h"
 #include "cc_algos/registry.h"
 #include "core/error.h"
+#include "scenario/scenario.h"
 
 namespace rtb::bench {
 
@@ -19,6 +20,11 @@ struct SimOptions {
   uint32_t repeat = 3;                // runs; the figures are the fastest run's, with the median
 };
 
+// The scenario as the bench runs it, loaded and checked (a virtual-time one, `repeat` in
+// range): what the command refuses before anything runs.
+Expected<scenario::Scenario> sim_scenario(const SimOptions& o);
+Expected<BenchReport> run_sim(const SimOptions& o, const scenario::Scenario& s, cc::Registry& registry);
+// Both.
 Expected<BenchReport> run_sim(const SimOptions& o, cc::Registry& registry);
 
 }  // namespace rtb::bench

@@ -108,7 +108,14 @@ TEST(RunCommand, BenchRefusesBadSizesBeforeItStarts) {
       {{"tx", "--payload", "100"}, "--payload 100: expected a RoCE path MTU: 256, 512, 1024, 2048 or 4096"},
       {{"rx", "--payload", "300"}, "--payload 300: expected a RoCE path MTU: 256, 512, 1024, 2048 or 4096"},
       {{"switch", "--frames", "0"}, "--frames 0: expected 1 .. 65536"},
-      {{"switch", "--payload", "5000"}, "--payload 5000: expected 1 .. 4096"}};
+      {{"switch", "--payload", "5000"}, "--payload 5000: expected 1 .. 4096"},
+      // A scenario the bench would run is loaded and checked first, as `rocetb run` does.
+      {{"sim", "scenarios/default.toml", "--set", "foo.bar=1"}, "--set foo.bar: unknown key 'foo'"},
+      {{"sim", "scenarios/default.toml", "--set", "run.clock=\"realtime\""},
+       "scenarios/default.toml: run.clock is \"realtime\": bench sim measures virtual time (give --set "
+       "run.clock=virtual)"},
+      {{"loop", "scenarios/default.toml", "--set", "run.warmup=20ms"},
+       "--set run.warmup: '20ms' is not below run.duration: expected a shorter warm-up"}};
   for (const auto& [options, message] : cases) {
     std::vector<std::string> args = {"bench"};
     args.insert(args.end(), options.begin(), options.end());
