@@ -16,6 +16,9 @@ scenario::Scenario through_scenario(scenario::Scenario s, const ThroughFrames& f
   for (scenario::HostNode& h : s.topology.hosts) {
     h.requester.path_mtu = std::max(h.requester.path_mtu, frames.largest_frame);
   }
+  for (const std::vector<InjectedFrame>& host : frames.per_host) {
+    for (const InjectedFrame& f : host) s.replayed_priorities |= static_cast<uint8_t>(1u << f.priority);
+  }
   return s;
 }
 

@@ -25,7 +25,8 @@ inline constexpr Time kThroughTail = Time::ms(1);
 
 // The scenario as the replay runs it: no flows, virtual time, no warm-up, run.duration
 // the last frame's due time plus `tail`, every host's path MTU raised to fit the largest
-// injected frame (the data pool's frame size).
+// injected frame (the data pool's frame size), the queues of the frames' priorities
+// sampled (queues.csv).
 scenario::Scenario through_scenario(scenario::Scenario s, const ThroughFrames& frames, Time tail);
 
 struct ThroughResult {

@@ -219,6 +219,9 @@ struct Scenario {
   // captures, a plug-in's shared object (paths as resolved). run.json and a sweep record
   // what each held (core/fingerprint.h).
   std::vector<std::string> files;
+  // Bit n: a replay through the switches (`rocetb replay --through`) injects frames of
+  // priority n; their queues are sampled as the flows' are (series_size.h).
+  uint8_t replayed_priorities = 0;
 
   void add_file(const std::string& path) {
     if (std::find(files.begin(), files.end(), path) == files.end()) files.push_back(path);

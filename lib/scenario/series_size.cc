@@ -33,9 +33,14 @@ std::string span(Time t) {
 
 }  // namespace
 
-SeriesSize series_size(const Scenario& s) {
-  uint8_t priorities = 0;
+uint8_t sampled_priorities(const Scenario& s) {
+  uint8_t priorities = s.replayed_priorities;
   for (const Flow& f : s.flows) priorities |= static_cast<uint8_t>(1u << f.priority);
+  return priorities;
+}
+
+SeriesSize series_size(const Scenario& s) {
+  const uint8_t priorities = sampled_priorities(s);
   uint64_t ports = 0;
   for (const SwitchNode& sw : s.topology.switches) ports += sw.port_links.size();
   return {static_cast<uint64_t>(s.run.duration / s.run.sample_interval) + 1, s.flows.size(),

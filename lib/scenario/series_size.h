@@ -19,6 +19,10 @@ struct SeriesSize {
   uint64_t rows() const { return samples * (flows + queues); }
 };
 
+// Bit n: the switches' queues of priority n are sampled, those of the priorities the flows
+// use and a replay's frames use.
+uint8_t sampled_priorities(const Scenario& s);
+
 SeriesSize series_size(const Scenario& s);
 
 // Past this many rows the CSV files take gigabytes and their plots minutes.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "scenario/series_size.h"
+
 namespace rtb::testbed {
 
 SampleScope SampleScope::all(const Testbed& t) {
@@ -37,7 +39,7 @@ Sampler::Sampler(std::string name, Testbed& testbed, SampleScope scope, Time int
     : Stage(std::move(name)), t_(testbed), scope_(std::move(scope)), sink_(sink),
       interval_(interval), warmup_(warmup), end_(end), next_(interval) {
   const scenario::Scenario& s = t_.scenario();
-  for (const scenario::Flow& f : s.flows) priorities_ |= static_cast<uint8_t>(1u << f.priority);
+  priorities_ = scenario::sampled_priorities(s);
   last_bytes_.assign(s.flows.size(), 0);
   baseline_ = Baseline::zero(t_);
   buffer_peak_.assign(s.topology.switches.size(), 0);

@@ -130,7 +130,7 @@ class Sampler final : public runtime::Stage {
   Time end_;
   Time next_;
   uint32_t tick_ = 0;
-  uint8_t priorities_ = 0;  // bit n: some flow uses priority n (its queues are recorded)
+  uint8_t priorities_ = 0;  // bit n: its queues are recorded (scenario::sampled_priorities)
   std::vector<uint64_t> last_bytes_;
   Baseline baseline_;
   std::vector<uint64_t> buffer_peak_;  // per switch

@@ -5,6 +5,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <map>
+#include <cstdlib>
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -62,6 +65,43 @@ void expect_same_ports(const nlohmann::json& a, const nlohmann::json& b) {
   }
 }
 
+// queues.csv as {"time_ns,switch,port,queue": the other columns}.
+std::map<std::string, std::vector<int64_t>> queue_rows(const std::string& path) {
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "time_ns,switch,port,queue,depth_bytes,ecn_marked,drops,paused,pfc_tx_frames");
+  std::map<std::string, std::vector<int64_t>> rows;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::istringstream fields(line);
+    for (std::string c; std::getline(fields, c, ',');) cells.push_back(c);
+    std::vector<int64_t> values;
+    for (size_t i = 4; i < cells.size(); ++i) values.push_back(std::stoll(cells[i]));
+    rows[cells[0] + "," + cells[1] + "," + cells[2] + "," + cells[3]] = values;
+  }
+  return rows;
+}
+
+// The replay samples the queues its frames use, as the run sampled its flows': the same
+// series at every sample, but for the frames that cross the switch within a nanosecond of
+// a sample time (the capture stamps them in ns, the run in ps): at most two frames of
+// depth (2 x 1082 B) and two events of a count apart.
+void expect_same_queue_series(const std::string& original, const std::string& replayed) {
+  const auto a = queue_rows(original);
+  const auto b = queue_rows(replayed);
+  ASSERT_GT(a.size(), 1000u);
+  int64_t deepest = 0;
+  for (const auto& [key, row] : a) {
+    const auto it = b.find(key);
+    ASSERT_NE(it, b.end()) << key << " is not in the replay's queues.csv";
+    EXPECT_LE(std::abs(row[0] - it->second[0]), 2 * 1082) << key << " depth";
+    for (size_t c = 1; c < row.size(); ++c) EXPECT_LE(std::abs(row[c] - it->second[c]), 2) << key << " column " << c;
+    deepest = std::max(deepest, it->second[0]);
+  }
+  EXPECT_GT(deepest, 1'000'000) << "the incast's queue, in the replay";
+}
+
 TEST(ReplayThrough, ARunsOwnCaptureThroughItsScenarioGivesTheSameSwitchCounters) {
   const std::string out = dir("same");
   const auto r = run_rocetb({"replay", captured_run() + "/capture-hosts-tx.pcapng", "--through", scenario(),
@@ -84,6 +124,7 @@ TEST(ReplayThrough, ARunsOwnCaptureThroughItsScenarioGivesTheSameSwitchCounters)
     EXPECT_TRUE(own) << e;
   }
   EXPECT_THAT(r.out, HasSubstr("replayed "));
+  expect_same_queue_series(captured_run() + "/queues.csv", out + "/queues.csv");
 }
 
 TEST(ReplayThrough, RaisingTheEcnThresholdsAboveTheBufferRemovesEveryMark) {
