@@ -17,6 +17,7 @@ struct ReplayArgs {
   std::string speed;              // captured gaps divided by this; empty: as captured
   std::vector<std::string> map;   // ADDRESS=HOST (--through, --closed-loop)
   std::vector<std::string> set;   // scenario overrides (--through, --closed-loop)
+  bool no_plots = false;          // --through, --closed-loop
 };
 
 // --speed: a factor above 0 (2 = twice as fast as captured); empty: 1.

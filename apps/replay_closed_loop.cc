@@ -40,8 +40,6 @@ CLI::Option* add_closed_loop_options(CLI::App& cmd, ClosedLoopArgs& args) {
   cmd.add_option("--cc", args.cc, "--closed-loop: congestion control, a registered name or a plug-in .so path");
   cmd.add_option("--seed", args.seed, "--closed-loop: override run.seed (0 to 2^63-1)");
   cmd.add_flag("--verbose", args.verbose, "--closed-loop: show the DPDK EAL's own output when it fails to start");
-  cmd.add_flag("--no-plots", args.no_plots,
-               "--closed-loop: write no plot-*.png and no report.html (scripts/plot.py DIR draws them later)");
   cmd.add_flag("--quiet", args.quiet, "--closed-loop: no progress line on stderr");
   return o;
 }
@@ -89,7 +87,7 @@ int run_closed_loop(const ReplayArgs& c, const ClosedLoopArgs& a, const std::str
     return replay::write_closed_loop(dir, table);
   };
   extras.print = [&](std::ostream& out, const testbed::RunReport&) { replay::print_closed_loop_table(out, table); };
-  const RunFolderArgs folder{c.out, tags_of(c, a), c.force, a.verbose, CaptureArgs{}, !a.no_plots, a.quiet};
+  const RunFolderArgs folder{c.out, tags_of(c, a), c.force, a.verbose, CaptureArgs{}, !c.no_plots, a.quiet};
   return run_loaded(s.value(), folder, command_line, extras);
 }
 

@@ -22,7 +22,6 @@ struct ClosedLoopArgs {
   std::string cc;
   std::optional<std::string> seed;
   bool verbose = false;
-  bool no_plots = false;
   bool quiet = false;
 };
 

@@ -64,7 +64,7 @@ Status check_options(const CLI::App& cmd, const std::string& mode) {
       {"--burst", {"--to"}}, {"--json", {"--to"}}, {"--map", {"--through", "--closed-loop"}},
       {"--set", {"--through", "--closed-loop"}}, {"--tail", {"--through"}}, {"--duration", {"--through"}},
       {"--dedup-window", {"--through"}}, {"--capture", {"--through"}}, {"--cc", {"--closed-loop"}},
-      {"--seed", {"--closed-loop"}}, {"--verbose", {"--closed-loop"}}, {"--no-plots", {"--closed-loop"}},
+      {"--seed", {"--closed-loop"}}, {"--verbose", {"--closed-loop"}}, {"--no-plots", {"--through", "--closed-loop"}},
       {"--quiet", {"--closed-loop"}},
   };
   for (const Owned& o : owned) {
@@ -94,6 +94,8 @@ Command add_replay_command(CLI::App& app, int argc, char** argv) {
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   cmd->add_option("--out", args->common.out, "results folder");
   cmd->add_flag("--force", args->common.force, "write into a non-empty --out folder, replacing an earlier result there");
+  cmd->add_flag("--no-plots", args->common.no_plots,
+                "--through, --closed-loop: write no plot-*.png and no report.html (scripts/plot.py DIR draws them later)");
   const std::vector<ModeOption> modes = {
       {"--to", "DEVICE", add_open_loop_options(*cmd, args->to)},
       {"--through", "SCENARIO", add_through_options(*cmd, args->through)},

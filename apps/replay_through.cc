@@ -1,8 +1,9 @@
 // rocetb replay CAPTURE --through SCENARIO [--map ADDRESS=HOST ...] [--speed X] [--tail T]
 //               [--dedup-window T] [--set KEY=VALUE ...] [--out DIR [--force]] [--capture WHAT ...]
+//               [--no-plots]
 //
 // The capture's RoCEv2 frames enter the scenario's switches where its hosts would send
-// them (lib/replay/through.h); the results folder is a run's plus replay.json.
+// them (lib/replay/through.h); the results folder is a run's (plots too) plus replay.json.
 #include "apps/replay_through.h"
 
 #include <fmt/chrono.h>
@@ -15,6 +16,7 @@
 #include <iostream>
 
 #include "apps/commands.h"
+#include "apps/run_loaded.h"
 #include "core/units_parse.h"
 #include "core/write_file.h"
 #include "replay/replay_json.h"
@@ -50,10 +52,11 @@ Expected<std::string> out_dir(const ReplayArgs& a, const std::string& scenario) 
   return testbed::make_results_dir("results", "replay-" + stem + "-" + scenario, a.set, fmt::localtime(now));
 }
 
-// The results: the run's files, replay.json, the tables. Exit 1 when the capture was cut.
+// The results: the run's files, replay.json, the tables, the plots, run.json last. Exit 1
+// when the capture was cut.
 int finish(const std::string& out, const scenario::Scenario& s, const replay::ThroughResult& r,
-           const replay::ThroughFrames& frames) {
-  if (Status st = testbed::write_results(out, s, r.report); !st) {
+           const replay::ThroughFrames& frames, bool plots) {
+  if (Status st = testbed::write_result_files(out, s, r.report); !st) {
     print_error(kWho, st.message());
     return 1;
   }
@@ -65,7 +68,14 @@ int finish(const std::string& out, const scenario::Scenario& s, const replay::Th
   // The scenario's flows are not run: what the switches did is the result.
   results::print_switch_ports(std::cout, r.report.summary);
   testbed::print_run_lines(std::cout, r.report);
+  std::cout.flush();
+  const Expected<std::string> drawn = finish_results_folder(out, r.report, plots);
+  if (!drawn) {
+    print_error(kWho, drawn.error().message);
+    return 1;
+  }
   std::cout << "results: " << out << "\n";
+  if (!drawn.value().empty()) std::cout << drawn.value() << "\n";
   (void)runtime::stop_eal();
   if (frames.read_error.empty()) return 0;
   print_error(kWho, frames.read_error + " (the frames before it were replayed)");
@@ -140,7 +150,7 @@ int replay_through(const ReplayArgs& a, const ThroughArgs& t, const std::string&
     testbed::abandon_results_folder(dir.value(), created.value() || a.out.empty());
     return 1;
   }
-  return finish(dir.value(), s, result.value(), frames.value());
+  return finish(dir.value(), s, result.value(), frames.value(), !a.no_plots);
 }
 
 }  // namespace rtb::apps

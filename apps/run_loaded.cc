@@ -144,25 +144,30 @@ int run_here(const scenario::Scenario& s, const RunFolderArgs& a, const std::str
   testbed::print_table(std::cout, report.value());
   if (extras.print) extras.print(std::cout, report.value());
   std::cout.flush();
-  const bool draw = a.plots && !plots::disabled_by_environment();
-  const plots::PlotOutcome drawn =
-      draw ? plots::draw_plots(out)
-           : plots::PlotOutcome{{}, {}, a.plots ? "ROCETB_NO_PLOTS is set" : "--no-plots", 0};
-  nlohmann::ordered_json recorded = report.value().run;
-  recorded["plots"] = drawn.to_json();
-  if (Status st = testbed::write_run_json(out, recorded); !st) {
-    std::fprintf(stderr, "rocetb: %s\n", st.message().c_str());
+  const Expected<std::string> drawn = finish_results_folder(out, report.value(), a.plots);
+  if (!drawn) {
+    std::fprintf(stderr, "rocetb: %s\n", drawn.error().message.c_str());
     return 1;
   }
-  if (recorded.contains("stopped_early")) {
-    std::fprintf(stderr, "rocetb: %s\n", recorded["stopped_early"].get<std::string>().c_str());
+  if (report.value().run.contains("stopped_early")) {
+    std::fprintf(stderr, "rocetb: %s\n", report.value().run["stopped_early"].get<std::string>().c_str());
   }
   std::cout << "results: " << out << "\n";
-  if (draw) std::cout << drawn.line(out) << "\n";
+  if (!drawn.value().empty()) std::cout << drawn.value() << "\n";
   (void)runtime::stop_eal();
   return 0;
 }
 
 }  // namespace
+
+Expected<std::string> finish_results_folder(const std::string& out, const testbed::RunReport& report, bool plots) {
+  const bool draw = plots && !plots::disabled_by_environment();
+  const plots::PlotOutcome drawn =
+      draw ? plots::draw_plots(out) : plots::PlotOutcome{{}, {}, plots ? "ROCETB_NO_PLOTS is set" : "--no-plots", 0};
+  nlohmann::ordered_json recorded = report.run;
+  recorded["plots"] = drawn.to_json();
+  if (Status st = testbed::write_run_json(out, recorded); !st) return Error{st.message()};
+  return draw ? drawn.line(out) : std::string();
+}
 
 }  // namespace rtb::apps

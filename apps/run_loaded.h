@@ -35,6 +35,12 @@ struct RunExtras {
   std::function<void(std::ostream&, const testbed::RunReport&)> print;  // after the run's table
 };
 
+// The last step of a results folder whose other files are written: its plots drawn from
+// them (unless `plots` is false or ROCETB_NO_PLOTS is set), then run.json with what was
+// drawn or why not, written last as it marks the folder complete. The line to print after
+// "results: DIR" (empty when nothing was to be drawn).
+Expected<std::string> finish_results_folder(const std::string& out, const testbed::RunReport& report, bool plots);
+
 // --seed as run.seed takes it in a scenario file: a whole number in 0..2^63-1 (CLI11 would
 // wrap -1 or saturate a larger number silently). Unset when not given.
 Expected<std::optional<uint64_t>> parse_seed(const std::optional<std::string>& given);

@@ -244,6 +244,14 @@ TEST(ReplayThrough, AHandMadeCaptureLandsOnTheMappedHostsAsComputed) {
   for (const auto& p : s["switches"][0]["ports"]) EXPECT_EQ(p["ecn_marked"], 0) << p["name"];
   // The run lasted until the last frame (400 us) plus the 1 ms tail.
   EXPECT_EQ(s["duration_ns"], 1'400'000) << s.dump().substr(0, 300);
+  // The folder is finished as a run's: the plots drawn (or skipped for ROCETB_NO_PLOTS, as
+  // the test suite's environment sets it), and --no-plots skips them.
+  const nlohmann::json plots = read_json(out + "/run.json")["plots"];
+  EXPECT_TRUE(plots.contains("files") || plots["skipped"] == "ROCETB_NO_PLOTS is set") << plots;
+  const std::string bare = dir("hand_no_plots");
+  ASSERT_EQ(run_rocetb({"replay", cap, "--through", scenario(), "--map", "10.9.0.1=h3", "--map", "10.9.0.2=h5",
+                        "--no-plots", "--out", bare}).exit_code, 0);
+  EXPECT_EQ(read_json(bare + "/run.json")["plots"]["skipped"], "--no-plots");
 }
 
 // 40 frames from each of two addresses, all due at once, to a third: each sender's wire
