@@ -9,7 +9,8 @@ namespace {
 
 constexpr uint64_t kFewRows = 1'000'000;
 
-// The finest of 1, 2, 5 x 10^k ns, no finer than `from`, giving at most kFewRows rows.
+// The finest of 1, 2, 5 x 10^k ns coarser than run.sample_interval that gives at most
+// kFewRows rows (or reaches run.duration).
 Time coarser_interval(const Scenario& s, const SeriesSize& z) {
   const uint64_t per_sample = z.flows + z.queues;
   for (uint64_t decade = 1;; decade *= 10) {
