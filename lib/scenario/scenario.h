@@ -201,6 +201,11 @@ struct RealtimeConfig {
   bool rings(const Link& l) const { return cuts(l) && builds(l.a.node) && builds(l.b.node); }
 };
 
+// Appends `path` to `files` unless it is there already (order of first appearance kept).
+inline void add_once(std::vector<std::string>& files, const std::string& path) {
+  if (std::find(files.begin(), files.end(), path) == files.end()) files.push_back(path);
+}
+
 struct Scenario {
   std::string name;
   std::string source;  // the file path ("<text>" name for load_scenario_text)
@@ -223,9 +228,7 @@ struct Scenario {
   // priority n; their queues are sampled as the flows' are (series_size.h).
   uint8_t replayed_priorities = 0;
 
-  void add_file(const std::string& path) {
-    if (std::find(files.begin(), files.end(), path) == files.end()) files.push_back(path);
-  }
+  void add_file(const std::string& path) { add_once(files, path); }
 };
 
 }  // namespace rtb::scenario

@@ -56,11 +56,6 @@ Expected<Plan> plan_sweep(const std::string& scenario, const std::vector<SharedO
     if (!with) return Error{as_option(with.error().message, labelled(shared, {}), {})};
   }
   Plan plan{scenario, base.value().name, shared, axes, repeats, {}, {}};
-  const auto add_files = [&plan](const scenario::Scenario& s) {
-    for (const std::string& f : s.files) {
-      if (std::find(plan.files.begin(), plan.files.end(), f) == plan.files.end()) plan.files.push_back(f);
-    }
-  };
   const std::vector<Point> grid = expand_grid(axes, repeats);
   uint64_t point_seed = 0;
   for (const Point& p : grid) {
@@ -70,7 +65,7 @@ Expected<Plan> plan_sweep(const std::string& scenario, const std::vector<SharedO
       auto s = scenario::load_scenario_from_options(scenario, given);
       if (!s) return Error{as_option(s.error().message, given, overrides)};
       point_seed = s.value().run.seed;
-      add_files(s.value());
+      for (const std::string& f : s.value().files) scenario::add_once(plan.files, f);
     }
     plan.points.push_back(PlannedPoint{p, point_folder(axes, p, grid.size(), repeats), overrides,
                                        derive_seed(point_seed, p.repeat), p.repeat > 0});

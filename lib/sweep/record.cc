@@ -7,6 +7,7 @@
 
 #include "core/fingerprint.h"
 #include "core/write_file.h"
+#include "testbed/run_json.h"
 
 namespace rtb::sweep {
 namespace {
@@ -83,7 +84,7 @@ Expected<ordered_json> files_json(const std::vector<std::string>& files) {
   for (const std::string& path : files) {
     const Expected<FileFingerprint> f = fingerprint_file(path);
     if (!f) return f.error();
-    out.push_back({{"file", f->path}, {"bytes", f->bytes}, {"fnv1a64", f->fnv1a64}});
+    out.push_back(testbed::fingerprint_json(f.value()));
   }
   return out;
 }

@@ -47,19 +47,23 @@ nlohmann::ordered_json eal_start_json() {
           {"topology_probes_answered", runtime::eal_topology_probes_answered()}};
 }
 
-nlohmann::ordered_json fingerprint_json(const std::string& path) {
+nlohmann::ordered_json file_json(const std::string& path) {
   const Expected<FileFingerprint> f = fingerprint_file(path);
   if (!f) return {{"file", path}, {"error", f.error().message}};
-  return {{"file", path}, {"bytes", f->bytes}, {"fnv1a64", f->fnv1a64}};
+  return fingerprint_json(f.value());
 }
 
 }  // namespace
 
+nlohmann::ordered_json fingerprint_json(const FileFingerprint& f) {
+  return {{"file", f.path}, {"bytes", f.bytes}, {"fnv1a64", f.fnv1a64}};
+}
+
 nlohmann::ordered_json inputs_json(const scenario::Scenario& s) {
   nlohmann::ordered_json files = nlohmann::ordered_json::array();
-  for (const std::string& f : s.files) files.push_back(fingerprint_json(f));
+  for (const std::string& f : s.files) files.push_back(file_json(f));
   const bool from_file = check_regular_file(s.source, "").ok();  // else load_scenario_text's name
-  return {{"scenario", from_file ? fingerprint_json(s.source) : nlohmann::ordered_json(nullptr)},
+  return {{"scenario", from_file ? file_json(s.source) : nlohmann::ordered_json(nullptr)},
           {"files", std::move(files)}};
 }
 

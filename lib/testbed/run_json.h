@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/fingerprint.h"
 #include "core/units.h"
 #include "runtime/pool/mbuf_pool_set.h"
 #include "runtime/pool/mbuf_pool_sizing.h"
@@ -34,6 +35,8 @@ void add_pool_free(nlohmann::ordered_json& pools, PoolFree start, PoolFree end);
 // or null when it was not read from a file, "files": [the same, or {"file", "error"}]}.
 // Taken before the run starts.
 nlohmann::ordered_json inputs_json(const scenario::Scenario& s);
+// One file of it: {"file", "bytes", "fnv1a64"} (a sweep's record lists its files the same way).
+nlohmann::ordered_json fingerprint_json(const FileFingerprint& f);
 
 nlohmann::ordered_json run_json(const std::string& command_line, nlohmann::ordered_json inputs, double wall,
                                 Time simulated, uint64_t hops, uint64_t polls);
