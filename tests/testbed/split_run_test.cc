@@ -54,7 +54,7 @@ json read_json(const std::string& path) {
 
 // What every split run must show over the whole run (warm-up included: DCQCN settles the
 // queue below XOFF after it): both roles merged, every flow delivering, ECN marks turned
-// into CNPs, PFC pauses, nothing dropped.
+// into CNPs, PFC pauses, and nothing dropped unless the run reports itself invalid.
 void expect_closed_loop(const json& s) {
   EXPECT_EQ(s["roles"].size(), 2u);
   ASSERT_EQ(s["flows"].size(), 2u);
@@ -66,8 +66,16 @@ void expect_closed_loop(const json& s) {
   EXPECT_EQ(s["switches"].size(), 1u);
   EXPECT_GT(s["totals"]["cnp_sent_total"].get<uint64_t>(), 0u) << s["totals"].dump();
   EXPECT_GT(s["totals"]["pfc_frames_total"].get<uint64_t>(), 0u) << s["totals"].dump();
-  EXPECT_EQ(s["totals"]["drops_total"].get<uint64_t>(), 0u) << s["totals"].dump();
-  EXPECT_TRUE(s.contains("valid"));
+  ASSERT_TRUE(s.contains("valid"));
+  // A run the machine starved says so (valid false, with the reason). A switch that did not
+  // poll for milliseconds takes in what its memif rings held at once, past the XOFF
+  // headroom, so it may drop: that is the distortion the flag reports, and the only case
+  // where a lossless priority may lose a frame.
+  if (s["valid"].get<bool>()) {
+    EXPECT_EQ(s["totals"]["drops_total"].get<uint64_t>(), 0u) << s["totals"].dump();
+  } else {
+    EXPECT_FALSE(s["invalid_reason"].get<std::string>().empty());
+  }
 }
 
 TEST(SplitRun, TwoProcessesOverMemifMergeIntoOneResult) {
