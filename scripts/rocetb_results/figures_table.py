@@ -39,7 +39,7 @@ def rows(folder):
     out += [
         ("switches.ports.queue_bytes.p99.max", "queue depth p99, deepest port", max(p99) if p99 else None, "bytes"),
         ("switches.ports.queue_bytes.max.max", "queue depth max, deepest port", max(qmax) if qmax else None, "bytes"),
-        ("switches.ports.pause_ns.sum", "time held by PFC pauses, all ports", sum(pause) / 1e3 if ports else None, "us"),
+        ("switches.ports.pause_ns.sum", "switch queues held by received PFC, summed", sum(pause) / 1e3 if ports else None, "us"),
     ]
     for sw in s.get("switches", []):
         out.append((f"switches.{sw.get('name')}.buffer_peak_bytes", f"{sw.get('name')} shared buffer peak",
