@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <string>
@@ -13,6 +14,7 @@
 #include "ethport/eth_bridge.h"
 #include "ethport/eth_port.h"
 #include "host/host.h"
+#include "realtime/lateness.h"
 #include "realtime/realtime_scheduler.h"
 #include "realtime/tsc_clock.h"
 #include "runtime/pool/mbuf_pool_set.h"
@@ -98,6 +100,37 @@ std::string window_held(const TxOptions& o, const std::vector<std::unique_ptr<Tx
       held, o.qps, o.cc, o.cc);
 }
 
+// QPs start during the warm-up, and the figures count from each lcore's first poll past it
+// to its last poll. An lcore still starting its QPs (10^5 QPs take it milliseconds, 10^6 a
+// fraction of a second when their memory is touched for the first time) polls the
+// warm-up's end late, or spends the rest of the run in one poll, and its figures would
+// time a sliver of what --seconds asked for. Covering less than 90% of it makes the run
+// invalid, saying why.
+std::string short_cover(const TxOptions& o, const std::vector<std::unique_ptr<TxRig>>& rigs,
+                        const realtime::RealtimeStats& st) {
+  const Time planned = o.duration - o.warmup;
+  for (size_t h = 0; h < rigs.size(); ++h) {
+    const Time first = rigs[h]->warmup_mark().at;
+    const Time last = std::max(st.lcores[h].ended, first);
+    if ((last - first) * 10 >= planned * 9) continue;
+    return fmt::format(
+        "the figures of lcore {} cover {} of the {} after the warm-up: it polled the warm-up's end {} "
+        "late and last polled {} before the run's end (still starting its {} QPs, or not given the "
+        "CPU); use a longer --warmup",
+        o.lcores[h], realtime::format_span(last - first), realtime::format_span(planned),
+        realtime::format_span(first - o.warmup),
+        realtime::format_span(o.duration > last ? o.duration - last : Time::zero()), qps_of(o, h));
+  }
+  return {};
+}
+
+// One more reason a run is invalid, after those it has.
+void invalidate(BenchReport& r, const std::string& why) {
+  if (why.empty()) return;
+  r.reason = r.valid ? why : why + "; and " + r.reason;
+  r.valid = false;
+}
+
 }  // namespace
 
 Status check_tx(const TxOptions& o) {
@@ -149,16 +182,18 @@ Expected<BenchReport> run_tx(const TxOptions& o, cc::Registry& registry) {
   auto st = scheduler.run(clock, o.duration, Time::never(), "");
   if (!st) return Error{st.error().message};
   const uint64_t rss_after = resident_bytes();
-  for (const auto& rig : rigs) {
-    if (rig->warmup_mark().at.is_never()) return Error{"internal error: a host's warm-up mark never ran"};
+  for (size_t h = 0; h < rigs.size(); ++h) {
+    if (!rigs[h]->warmup_mark().at.is_never()) continue;
+    return Error{fmt::format(
+        "the run ended before its warm-up did: lcore {} was still starting its {} QPs at --seconds {}; "
+        "use a longer --warmup and --seconds",
+        o.lcores[h], qps_of(o, h), realtime::format_span(o.duration))};
   }
   add_figures(report, o, rigs, st.value(), rss_after > rss_before ? rss_after - rss_before : 0);
   report.valid = st->lateness.valid;
   report.reason = st->lateness.reason;
-  if (std::string held = window_held(o, rigs); !held.empty()) {
-    report.reason = report.valid ? held : held + "; and " + report.reason;
-    report.valid = false;
-  }
+  invalidate(report, short_cover(o, rigs, st.value()));
+  invalidate(report, window_held(o, rigs));
   for (auto& rig : rigs) {
     if (Status s = rig->finish(); !s) return Error{s.message()};
   }
