@@ -92,8 +92,8 @@ TEST(TxBench, AWindowNothingOpensMakesTheRunInvalid) {
 }
 
 // QPs start during the warm-up, and the figures count from the lcore's first poll past it.
-// Starting 10^5 QPs takes the lcore a millisecond or more (far more when their memory is
-// touched for the first time), so with a 10 us warm-up it polls the warm-up's end late, or
+// Starting 10^5 QPs takes the lcore from a fraction of a millisecond (their records in
+// cache) to tens of them, so with a 10 us warm-up it polls the warm-up's end late, or
 // spends the rest of the 1 ms run in the poll that starts them, or the run ends first.
 // Whichever, the bench says so: an invalid run naming the cause, or an error naming the
 // options when there are no figures at all; never valid figures of a sliver of the run.
