@@ -1,6 +1,7 @@
 // config_db.json's QoS maps (DSCP_TO_TC_MAP, DOT1P_TO_TC_MAP, TC_TO_PRIORITY_GROUP_MAP,
 // TC_TO_QUEUE_MAP) and PORT_QOS_MAP (which map each port uses, pfc_enable). The setting
 // most ports share goes to [switch]; a port that differs gets [switch.port_qos."PORT"].
+// PFC_PRIORITY_TO_QUEUE_MAP is checked against the model's identity map, not imported.
 #include <fmt/format.h>
 
 #include <array>
@@ -145,6 +146,39 @@ void write_trust(const ConfigDb& db, const json& qos, Imported& out) {
   }
 }
 
+// PFC_PRIORITY_TO_QUEUE_MAP (a port's pfc_to_queue_map): the egress queue a received PFC
+// frame for a priority pauses. The switch model pauses queue n on priority n, SONiC's
+// default; a map that says otherwise cannot be imported, and each such entry is a finding.
+void check_pfc_to_queue(const ConfigDb& db, const json* qos, Imported& out) {
+  constexpr const char* kTable = "PFC_PRIORITY_TO_QUEUE_MAP";
+  const json* maps = db.table(kTable);
+  std::map<std::string, std::string> used;  // map name -> the first port that names it
+  if (qos != nullptr) {
+    for (const auto& [port, ref] : port_values(*qos, "pfc_to_queue_map")) used.emplace(reference_name(ref), port);
+  }
+  if (used.empty() && maps != nullptr) {
+    for (const auto& [name, entries] : maps->items()) used.emplace(name, "");
+  }
+  for (const auto& [name, port] : used) {
+    if (maps == nullptr || !maps->contains(name) || !maps->at(name).is_object()) {
+      out.find(db.at("PORT_QOS_MAP", port, "pfc_to_queue_map"), "PORT_QOS_MAP|" + port + ".pfc_to_queue_map", name,
+               fmt::format("no {} named {} in the file: rocetb pauses queue n on priority n", kTable, name));
+      continue;
+    }
+    for (const auto& [from, to] : maps->at(name).items()) {
+      const std::string v = to.is_string() ? to.get<std::string>() : to.dump();
+      const auto f = small_int(from, 8);
+      const auto t = small_int(v, 8);
+      if (f && t && *f == *t) continue;
+      out.find(db.at(kTable, name, from), std::string(kTable) + "|" + name + "." + from, v,
+               f && t ? fmt::format("a PFC frame for priority {} pauses queue {} there, but rocetb's switch pauses "
+                                    "queue {} (the map is the identity in the model): not imported",
+                                    *f, *t, *f)
+                      : "expected a priority 0..7 and a queue 0..7: not imported");
+    }
+  }
+}
+
 }  // namespace
 
 void import_qos_maps(const ConfigDb& db, Imported& out) {
@@ -157,6 +191,7 @@ void import_qos_maps(const ConfigDb& db, Imported& out) {
       write_map(db, k, "switch", name, db.at(k.table, name), std::string(k.table) + "|" + name, out);
     }
   }
+  check_pfc_to_queue(db, qos, out);
   if (qos == nullptr) return;
   write_field(db, *qos, "pfc_enable", nullptr, out);
   write_trust(db, *qos, out);

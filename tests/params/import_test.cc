@@ -4,9 +4,12 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "params/dcqcn_check.h"
 #include "params/scenario_text.h"
@@ -227,6 +230,45 @@ TEST(ImportConfigDb, BuffersWredWatchdogMapsAndTheAmbiguousThresholds) {
   EXPECT_EQ(sw.maps.dscp_to_tc[26], 3);
   EXPECT_EQ(sw.maps.dscp_to_tc[3], 0);  // a map given replaces SONiC's default as a whole
   EXPECT_EQ(s.flows.front().dscp, 24);
+}
+
+// PFC_PRIORITY_TO_QUEUE_MAP: the switch model pauses queue n on priority n, so the identity
+// (SONiC's default) imports silently, and an entry that sends a priority's pause to
+// another queue, or a map a port names that the file lacks, is a finding at its line.
+TEST(ImportConfigDb, APfcPriorityToQueueMapOtherThanTheIdentityIsAFinding) {
+  std::ifstream in_file(data("config_db.json"));
+  nlohmann::json db = nlohmann::json::parse(in_file);
+  db["PFC_PRIORITY_TO_QUEUE_MAP"] = {{"AZURE", {{"3", "3"}, {"4", "4"}}}};
+  db["PORT_QOS_MAP"]["Ethernet0"]["pfc_to_queue_map"] = "AZURE";
+  const std::string identity = ::testing::TempDir() + "/config_db_pfc_identity.json";
+  std::ofstream(identity) << db.dump(4);
+  const Imported same = import_one(identity);
+  for (const Finding& f : same.findings()) {
+    EXPECT_THAT(f.key, Not(HasSubstr("PFC_PRIORITY_TO_QUEUE_MAP"))) << format(f);
+    EXPECT_THAT(f.key, Not(HasSubstr("pfc_to_queue_map"))) << format(f);
+  }
+
+  db["PFC_PRIORITY_TO_QUEUE_MAP"]["AZURE"]["4"] = "1";
+  db["PORT_QOS_MAP"]["Ethernet4"]["pfc_to_queue_map"] = "[PFC_PRIORITY_TO_QUEUE_MAP|OTHER]";
+  const std::string other = ::testing::TempDir() + "/config_db_pfc_other.json";
+  std::ofstream(other) << db.dump(4);
+  const Imported in = import_one(other);
+  EXPECT_EQ(finding(in, "PFC_PRIORITY_TO_QUEUE_MAP|AZURE.3"), "");
+  const std::string moved = finding(in, "PFC_PRIORITY_TO_QUEUE_MAP|AZURE.4");
+  EXPECT_THAT(moved, HasSubstr("PFC_PRIORITY_TO_QUEUE_MAP|AZURE.4 = 1: a PFC frame for priority 4 pauses queue 1 "
+                               "there, but rocetb's switch pauses queue 4 (the map is the identity in the model): "
+                               "not imported"));
+  const std::string dump = db.dump(4);
+  const auto line_of = [&dump](const std::string& needle, size_t from) {
+    const size_t at = dump.find(needle, from);
+    return std::count(dump.begin(), dump.begin() + static_cast<long>(at), '\n') + 1;
+  };
+  const size_t table = dump.find("\"PFC_PRIORITY_TO_QUEUE_MAP\"");
+  EXPECT_THAT(moved, HasSubstr(other + ":" + std::to_string(line_of("\"4\"", table)) + ": "));
+  EXPECT_THAT(finding(in, "PORT_QOS_MAP|Ethernet4.pfc_to_queue_map"),
+              HasSubstr("= OTHER: no PFC_PRIORITY_TO_QUEUE_MAP named OTHER in the file: rocetb pauses queue n on "
+                        "priority n"));
+  loads(in, other);
 }
 
 TEST(ImportSonicCommands, EcnBufferPfcAndWatchdog) {
