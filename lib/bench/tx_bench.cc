@@ -102,10 +102,9 @@ std::string window_held(const TxOptions& o, const std::vector<std::unique_ptr<Tx
 
 // QPs start during the warm-up, and the figures count from each lcore's first poll past it
 // to its last poll. An lcore still starting its QPs (10^5 QPs can take it milliseconds,
-// 10^6 a fraction of a second) polls the
-// warm-up's end late, or spends the rest of the run in one poll, and its figures would
-// time a sliver of what --seconds asked for. Covering less than 90% of it makes the run
-// invalid, saying why.
+// 10^6 a fraction of a second) polls the warm-up's end late, or spends the rest of the run
+// in one poll, and its figures would time a sliver of what --seconds asked for. Covering
+// less than 90% of it makes the run invalid, saying why.
 std::string short_cover(const TxOptions& o, const std::vector<std::unique_ptr<TxRig>>& rigs,
                         const realtime::RealtimeStats& st) {
   const Time planned = o.duration - o.warmup;

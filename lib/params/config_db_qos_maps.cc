@@ -35,11 +35,14 @@ std::optional<int> small_int(const std::string& s, int below) {
   return v;
 }
 
+// A map entry's value as written: SONiC writes strings, a hand-edited file may have numbers.
+std::string entry_text(const json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
 // A map as an inline table { "0" = 1, ... } in key order, bad entries found and left out.
 std::string map_text(const ConfigDb& db, const MapKind& k, const std::string& name, Imported& out, bool& identity) {
   std::map<int, int> entries;
   for (const auto& [from, to] : db.table(k.table)->at(name).items()) {
-    const std::string v = to.is_string() ? to.get<std::string>() : to.dump();
+    const std::string v = entry_text(to);
     const auto f = small_int(from, k.from);
     const auto t = small_int(v, 8);
     if (!f || !t) {
@@ -160,13 +163,18 @@ void check_pfc_to_queue(const ConfigDb& db, const json* qos, Imported& out) {
     for (const auto& [name, entries] : maps->items()) used.emplace(name, "");
   }
   for (const auto& [name, port] : used) {
-    if (maps == nullptr || !maps->contains(name) || !maps->at(name).is_object()) {
+    if (maps == nullptr || !maps->contains(name)) {
       out.find(db.at("PORT_QOS_MAP", port, "pfc_to_queue_map"), "PORT_QOS_MAP|" + port + ".pfc_to_queue_map", name,
                fmt::format("no {} named {} in the file: rocetb pauses queue n on priority n", kTable, name));
       continue;
     }
+    if (!maps->at(name).is_object()) {
+      out.find(db.at(kTable, name), std::string(kTable) + "|" + name, entry_text(maps->at(name)),
+               "expected an object of priority: queue entries: not imported");
+      continue;
+    }
     for (const auto& [from, to] : maps->at(name).items()) {
-      const std::string v = to.is_string() ? to.get<std::string>() : to.dump();
+      const std::string v = entry_text(to);
       const auto f = small_int(from, 8);
       const auto t = small_int(v, 8);
       if (f && t && *f == *t) continue;

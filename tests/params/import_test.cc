@@ -269,6 +269,16 @@ TEST(ImportConfigDb, APfcPriorityToQueueMapOtherThanTheIdentityIsAFinding) {
               HasSubstr("= OTHER: no PFC_PRIORITY_TO_QUEUE_MAP named OTHER in the file: rocetb pauses queue n on "
                         "priority n"));
   loads(in, other);
+
+  // A map that is not an object of entries is a finding at the map, not at a port.
+  db["PFC_PRIORITY_TO_QUEUE_MAP"]["OTHER"] = "3,4";
+  const std::string flat = ::testing::TempDir() + "/config_db_pfc_flat.json";
+  std::ofstream(flat) << db.dump(4);
+  const Imported bad = import_one(flat);
+  EXPECT_THAT(finding(bad, "PFC_PRIORITY_TO_QUEUE_MAP|OTHER"),
+              HasSubstr("PFC_PRIORITY_TO_QUEUE_MAP|OTHER = 3,4: expected an object of priority: queue entries: "
+                        "not imported"));
+  EXPECT_EQ(finding(bad, "PORT_QOS_MAP|Ethernet4.pfc_to_queue_map"), "");
 }
 
 TEST(ImportSonicCommands, EcnBufferPfcAndWatchdog) {
