@@ -133,15 +133,17 @@ bool Host::send_data(Port& port, Time now) {
 
 // The arbiter serves a priority's ready QPs in turn, so the next ones are known a few frames
 // ahead. Thousands of QPs' state does not stay in cache, and a miss on each of them costs
-// more than building the frame. The loads run a frame apart, so that no frame asks for
-// all of them at once and the last one can read what an earlier one loaded: three QPs
-// ahead, the records its index finds outside the QP (its algorithm's state, its pacer
-// record, its timers); two ahead, the QP's send fields; one ahead, the record of its
-// current message, found through the QP.
+// more than building the frame. The loads are spread over the frames, so that no frame
+// asks for all of them at once and the last one can read what an earlier one loaded:
+// five QPs ahead, the records its index finds outside the QP (its algorithm's state, its
+// pacer record, its timers); four ahead, the QP's send fields; one ahead, the record of
+// its current message, found through those fields. A frame takes about 100 ns, which is
+// not always long enough for a load from memory: fields asked for one frame before they
+// are read still stalled it (lib/host/README.md has the measurements).
 void Host::prefetch_ahead(const Fifo<uint32_t>& ring) const {
   const uint32_t ready = ring.size();
-  if (ready > 2) prefetch_records(ring.at(2));
-  if (ready > 1) prefetch_qp(ring.at(1));
+  if (ready > 4) prefetch_records(ring.at(4));
+  if (ready > 3) prefetch_qp(ring.at(3));
   if (ready > 0) qps_[ring.front()].requester.prefetch_next_message();
 }
 

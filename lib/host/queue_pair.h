@@ -18,7 +18,7 @@
 
 namespace rtb::host {
 
-// The fields a send reads and writes come first, up to cnp_tpl: ten cache lines that the
+// The fields a send reads and writes come first, up to cnp_tpl: eleven cache lines that the
 // host prefetches before it serves the QP (Host::prefetch_qp); the receive side follows.
 struct alignas(64) QueuePair {
   QueuePair(uint32_t index_, uint32_t qpn_, const QpSpec& spec_, wire::FlowTemplate data,
