@@ -1,6 +1,8 @@
 #include "apps/mpi_world.h"
 
+#include <chrono>
 #include <memory>
+#include <thread>
 
 namespace rtb::apps {
 namespace {
@@ -25,6 +27,12 @@ mpi::MpiRanks* mpi_ranks() { return world().get(); }
 int fail_everywhere(int code) {
   if (world() && code != 0) mpi::MpiRanks::abort_all(code);
   return code;
+}
+
+int refuse_everywhere(int code) {
+  if (!world() || code == 0) return code;
+  if (world()->rank() != 0) std::this_thread::sleep_for(std::chrono::seconds(10));
+  mpi::MpiRanks::abort_all(code);
 }
 
 }  // namespace rtb::apps

@@ -15,5 +15,10 @@ mpi::MpiRanks* mpi_ranks();
 // A failed run across ranks: this rank's error said, every rank stopped (a rank that
 // returned alone would leave the others waiting for it). Otherwise returns `code`.
 int fail_everywhere(int code);
+// A refusal every rank makes from the same inputs before the ranks talk: rank 0 stops the
+// job and the others wait to be stopped with it, since every rank calling MPI_Abort at
+// once can crash Open MPI 4's mpirun (it then exits 139, not `code`). A rank that is not
+// stopped within 10 s (rank 0 did not refuse: its inputs differ) stops the job itself.
+int refuse_everywhere(int code);
 
 }  // namespace rtb::apps

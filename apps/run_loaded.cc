@@ -74,7 +74,7 @@ int run_loaded(const scenario::Scenario& s, const RunFolderArgs& a, const std::s
   if (s.run.clock == scenario::Clock::kRealtime) {
     std::fprintf(stderr, "rocetb: run.clock = \"realtime\": started by mpirun with several ranks, which only "
                          "virtual time uses (split a realtime run with realtime.role and `rocetb merge`)\n");
-    return fail_everywhere(2);
+    return refuse_everywhere(2);
   }
   if (ranks->rank() != 0) return fail_everywhere(run_other_rank(s, command_line, *ranks));
   return fail_everywhere(run_here(s, a, command_line, extras));
