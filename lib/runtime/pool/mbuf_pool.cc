@@ -13,6 +13,7 @@
 #include <cassert>
 #include <cerrno>
 #include <cstdio>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -41,8 +42,30 @@ void init_mbuf(rte_mempool* mp, void* opaque, void* obj, unsigned idx) {
   std::memcpy(buf + RTE_PKTMBUF_HEADROOM, ctx.payload->data(), ctx.payload->size());
 }
 
+// The kernel backs only whole, aligned 2 MiB ranges of a mapping with a transparent huge
+// page (Documentation/admin-guide/mm/transhuge.rst), and places a mapping whose length is
+// not a multiple of 2 MiB at any 4 KiB page: a 6 MiB chunk mapped as it came got one huge
+// page and about a thousand 4 KiB faults. So a chunk is mapped as whole huge pages, aligned.
+constexpr size_t kHugePage = size_t{2} << 20;
+
+size_t whole_huge_pages(size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+
+// `len` bytes (a multiple of kHugePage) at a kHugePage boundary: a mapping one huge page
+// longer, trimmed at both ends. MAP_FAILED as mmap() on failure.
+void* map_huge_aligned(size_t len) {
+  void* raw = mmap(nullptr, len + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return raw;
+  const auto start = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t aligned = (start + kHugePage - 1) & ~(uintptr_t{kHugePage} - 1);
+  if (aligned > start) munmap(raw, aligned - start);
+  munmap(reinterpret_cast<void*>(aligned + len), kHugePage - (aligned - start));
+  void* mem = reinterpret_cast<void*>(aligned);
+  madvise(mem, len, MADV_HUGEPAGE);  // advice: ordinary pages without THP
+  return mem;
+}
+
 // rte_mempool_memchunk_free_cb_t of a chunk an on-demand pool mapped itself.
-void unmap_chunk(rte_mempool_memhdr* chunk, void*) { munmap(chunk->addr, chunk->len); }
+void unmap_chunk(rte_mempool_memhdr* chunk, void*) { munmap(chunk->addr, whole_huge_pages(chunk->len)); }
 
 void add_chunk_len(rte_mempool*, void* opaque, rte_mempool_memhdr* memhdr, unsigned) {
   *static_cast<uint64_t*>(opaque) += memhdr->len;
@@ -145,19 +168,17 @@ Status MbufPool::populate_chunk(uint32_t count) {
   }
   // A page-aligned mapping satisfies the alignment the mempool asks for (a cache line).
   assert(align <= static_cast<size_t>(sysconf(_SC_PAGESIZE)));
-  void* mem = mmap(nullptr, static_cast<size_t>(bytes), PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void* mem = map_huge_aligned(whole_huge_pages(static_cast<size_t>(bytes)));
   if (mem == MAP_FAILED) {
     return Error{fmt::format("cannot grow mbuf pool '{}' by {} mbufs ({} in it): mapping {} MB "
                              "failed: {}; the machine's memory (or the process's limit) is "
                              "exhausted; lower the buffers the pool is sized from",
                              name_, count, mp_->populated_size, (bytes >> 20) + 1, std::strerror(errno))};
   }
-  madvise(mem, static_cast<size_t>(bytes), MADV_HUGEPAGE);  // advice: ordinary pages without THP
   const int n = rte_mempool_populate_iova(mp_, static_cast<char*>(mem), RTE_BAD_IOVA,
                                           static_cast<size_t>(bytes), unmap_chunk, nullptr);
   if (n <= 0) {
-    munmap(mem, static_cast<size_t>(bytes));
+    munmap(mem, whole_huge_pages(static_cast<size_t>(bytes)));
     return Error{fmt::format("cannot grow mbuf pool '{}' by {} mbufs: {}", name_, count,
                              rte_strerror(n < 0 ? -n : ENOBUFS))};
   }

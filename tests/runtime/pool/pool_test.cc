@@ -290,6 +290,30 @@ TEST(PoolOnDemand, ItsRingIsMappedOutsideTheDpdkHeap) {
       << "so does a partition's pool, which other partitions' threads free into";
 }
 
+// The kernel backs only aligned 2 MiB ranges with transparent huge pages, so each chunk
+// an on-demand pool maps starts at a 2 MiB boundary: one fault per 2 MiB where THP is on.
+TEST(PoolOnDemand, EveryChunkStartsAtAHugePageBoundary) {
+  auto made = MbufPool::create({.name = "aligned_chunks", .count = 3 * MbufPool::kFirstChunk,
+                                .data_room = kRoom2k, .on_empty = OnEmpty::kCount,
+                                .populate = Populate::kOnDemand, .one_thread = true});
+  ASSERT_TRUE(made) << made.error().message;
+  MbufPool& p = made.value();
+  std::vector<rte_mbuf*> held;
+  for (uint32_t k = 0; k < 3 * MbufPool::kFirstChunk; ++k) held.push_back(p.alloc());
+  EXPECT_EQ(std::count(held.begin(), held.end(), nullptr), 0);
+  std::vector<uintptr_t> starts;
+  rte_mempool_mem_iter(
+      p.mempool(),
+      [](rte_mempool*, void* opaque, rte_mempool_memhdr* chunk, unsigned) {
+        static_cast<std::vector<uintptr_t>*>(opaque)->push_back(reinterpret_cast<uintptr_t>(chunk->addr));
+      },
+      &starts);
+  ASSERT_EQ(starts.size(), 3u);  // the pool doubles: 4096, + 4096, + the last 4096
+  for (uintptr_t a : starts) EXPECT_EQ(a % (uintptr_t{2} << 20), 0u) << std::hex << a;
+  free_all(held);
+  EXPECT_TRUE(p.check_no_leaks());
+}
+
 TEST(PoolOnDemand, ASmallPoolIsWrittenWholeAndAPoolSetPassesTheChoiceOn) {
   PoolSizes sizes{.data_count = 100, .data_room = kRoom2k, .control_count = 50'000,
                   .control_room = RTE_PKTMBUF_HEADROOM + 128, .cache_size = 0};
