@@ -19,10 +19,13 @@
 
 namespace rtb {
 
+// The x86-64 transparent huge page: the kernel backs only whole, aligned ranges of it.
+inline constexpr size_t kHugePageBytes = size_t{2} << 20;
+
 template <class T>
 struct HugePageAllocator {
   using value_type = T;
-  static constexpr size_t kHuge = size_t{2} << 20;
+  static constexpr size_t kHuge = kHugePageBytes;
 
   HugePageAllocator() = default;
   template <class U>

@@ -2,6 +2,9 @@
 
 #include "runtime/pool/mapped_ring_ops.h"
 
+#include "core/huge_page_allocator.h"
+
+#include <rte_common.h>
 #include <rte_debug.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
@@ -13,7 +16,6 @@
 #include <cassert>
 #include <cerrno>
 #include <cstdio>
-#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <utility>
@@ -46,20 +48,18 @@ void init_mbuf(rte_mempool* mp, void* opaque, void* obj, unsigned idx) {
 // page (Documentation/admin-guide/mm/transhuge.rst), and places a mapping whose length is
 // not a multiple of 2 MiB at any 4 KiB page: a 6 MiB chunk mapped as it came got one huge
 // page and about a thousand 4 KiB faults. So a chunk is mapped as whole huge pages, aligned.
-constexpr size_t kHugePage = size_t{2} << 20;
+size_t whole_huge_pages(size_t bytes) { return RTE_ALIGN_CEIL(bytes, kHugePageBytes); }
 
-size_t whole_huge_pages(size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
-
-// `len` bytes (a multiple of kHugePage) at a kHugePage boundary: a mapping one huge page
-// longer, trimmed at both ends. MAP_FAILED as mmap() on failure.
+// `len` bytes (whole huge pages) at a huge page boundary: a mapping one huge page longer,
+// trimmed at both ends. MAP_FAILED as mmap() on failure.
 void* map_huge_aligned(size_t len) {
-  void* raw = mmap(nullptr, len + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) return raw;
-  const auto start = reinterpret_cast<uintptr_t>(raw);
-  const uintptr_t aligned = (start + kHugePage - 1) & ~(uintptr_t{kHugePage} - 1);
-  if (aligned > start) munmap(raw, aligned - start);
-  munmap(reinterpret_cast<void*>(aligned + len), kHugePage - (aligned - start));
-  void* mem = reinterpret_cast<void*>(aligned);
+  auto* raw = static_cast<char*>(
+      mmap(nullptr, len + kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
+  if (raw == MAP_FAILED) return MAP_FAILED;
+  char* mem = RTE_PTR_ALIGN_CEIL(raw, kHugePageBytes);
+  const size_t head = static_cast<size_t>(mem - raw);
+  if (head > 0) munmap(raw, head);
+  munmap(mem + len, kHugePageBytes - head);
   madvise(mem, len, MADV_HUGEPAGE);  // advice: ordinary pages without THP
   return mem;
 }
@@ -168,17 +168,18 @@ Status MbufPool::populate_chunk(uint32_t count) {
   }
   // A page-aligned mapping satisfies the alignment the mempool asks for (a cache line).
   assert(align <= static_cast<size_t>(sysconf(_SC_PAGESIZE)));
-  void* mem = map_huge_aligned(whole_huge_pages(static_cast<size_t>(bytes)));
+  const size_t mapped = whole_huge_pages(static_cast<size_t>(bytes));
+  void* mem = map_huge_aligned(mapped);
   if (mem == MAP_FAILED) {
-    return Error{fmt::format("cannot grow mbuf pool '{}' by {} mbufs ({} in it): mapping {} MB "
+    return Error{fmt::format("cannot grow mbuf pool '{}' by {} mbufs ({} in it): mapping {} MiB "
                              "failed: {}; the machine's memory (or the process's limit) is "
                              "exhausted; lower the buffers the pool is sized from",
-                             name_, count, mp_->populated_size, (bytes >> 20) + 1, std::strerror(errno))};
+                             name_, count, mp_->populated_size, mapped >> 20, std::strerror(errno))};
   }
   const int n = rte_mempool_populate_iova(mp_, static_cast<char*>(mem), RTE_BAD_IOVA,
                                           static_cast<size_t>(bytes), unmap_chunk, nullptr);
   if (n <= 0) {
-    munmap(mem, whole_huge_pages(static_cast<size_t>(bytes)));
+    munmap(mem, mapped);
     return Error{fmt::format("cannot grow mbuf pool '{}' by {} mbufs: {}", name_, count,
                              rte_strerror(n < 0 ? -n : ENOBUFS))};
   }

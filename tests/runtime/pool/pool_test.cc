@@ -10,6 +10,7 @@
 
 #include <rte_malloc.h>
 
+#include "core/huge_page_allocator.h"
 #include "runtime/pool/mbuf_pool.h"
 #include "runtime/pool/mbuf_pool_set.h"
 
@@ -309,7 +310,7 @@ TEST(PoolOnDemand, EveryChunkStartsAtAHugePageBoundary) {
       },
       &starts);
   ASSERT_EQ(starts.size(), 3u);  // the pool doubles: 4096, + 4096, + the last 4096
-  for (uintptr_t a : starts) EXPECT_EQ(a % (uintptr_t{2} << 20), 0u) << std::hex << a;
+  for (uintptr_t a : starts) EXPECT_EQ(a % kHugePageBytes, 0u) << std::hex << a;
   free_all(held);
   EXPECT_TRUE(p.check_no_leaks());
 }
