@@ -8,6 +8,7 @@
 
 #include "apps/commands.h"
 #include "apps/mpi_world.h"
+#include "testbed/run.h"
 #include "testbed/version.h"
 
 int main(int argc, char** argv) {
@@ -15,6 +16,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "rocetb: %s\n", st.message().c_str());
     return 1;
   }
+  rtb::testbed::size_eal_for_one_run(true);  // each command runs at most one scenario
   CLI::App app{"rocetb: a RoCEv2 congestion-control testbed on DPDK (real frames, closed loop)"};
   app.require_subcommand(1);
   app.set_version_flag("--version", fmt::format("rocetb {} (commit {}, {})", rtb::testbed::kVersion,

@@ -25,14 +25,20 @@
 namespace rtb::testbed {
 namespace {
 
-// The EAL starts once per process, sized for the first run plus room for later ones
-// (tests run several scenarios in one process). A virtual run's pools populate on demand
-// from memory of their own (runtime/pool/mbuf_pool.h), so DPDK memory holds only each
-// partition's rings (not even those with one partition: runtime/pool/mapped_ring_ops.h)
-// and pool headers; 64 MiB of it hold rings for about eight million mbufs.
-// Starting the EAL costs about 35 us per MiB of -m (its page table of 4 KiB segments
-// without hugepages).
+// The EAL starts once per process. A virtual run's pools populate on demand from memory of
+// their own (runtime/pool/mbuf_pool.h), so DPDK memory holds only each partition's rings
+// (not even those with one partition: runtime/pool/mapped_ring_ops.h) and pool headers:
+// metadata_bytes(), an upper estimate, taken twice. Starting the EAL costs about 35 us and
+// 3 page faults per MiB of -m without hugepages (its table of 4 KiB segments), so:
+//  - a process that runs one scenario (size_eal_for_one_run) gets that, plus 8 MiB for the
+//    EAL's own allocations (the 8:1 incast, whose estimate is 20 MiB, runs in -m 4);
+//  - any other process (the tests run many scenarios in one) gets at least 64 MiB, which
+//    holds rings for about eight million mbufs, so that later, larger runs fit, plus the
+//    EAL's general margin (runtime/pool/eal_args.h).
 constexpr uint64_t kVirtualEalFloorBytes = 64ull << 20;
+constexpr uint64_t kOneRunMarginBytes = 8ull << 20;
+constexpr uint64_t kMiB = 1ull << 20;
+bool g_one_run = false;
 
 // Across MPI ranks on one machine each rank's thread gets a CPU of its own (rank r the
 // r-th it may run on, round robin), not all of them the first.
@@ -41,7 +47,12 @@ Status ensure_eal(const runtime::PoolSizes& sizes, uint32_t partitions, const ru
   runtime::EalOptions eal;
   const std::vector<unsigned> cpus = runtime::usable_cpu_list();
   if (ranks != nullptr && !cpus.empty()) eal.main_lcore = cpus[ranks->rank() % cpus.size()];
-  eal.pool_bytes = std::max<uint64_t>(sizes.metadata_bytes() * partitions * 2, kVirtualEalFloorBytes);
+  const uint64_t headers = sizes.metadata_bytes() * partitions * 2;
+  if (g_one_run) {
+    eal.memory_mb = static_cast<unsigned>((headers + kOneRunMarginBytes + kMiB - 1) / kMiB);
+  } else {
+    eal.pool_bytes = std::max(headers, kVirtualEalFloorBytes);
+  }
   eal.tsc_calibration_sleep = Time::ms(1);  // virtual time never reads the TSC: 9 ms less to start
   return runtime::start_eal(eal);
 }
@@ -221,6 +232,8 @@ nlohmann::ordered_json rank_json(Testbed& t, const runtime::RunStats& stats, dou
 }
 
 }  // namespace
+
+void size_eal_for_one_run(bool on) { g_one_run = on; }
 
 Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& registry,
                                 const std::string& command_line, const tap::CaptureRequest& capture,

@@ -49,6 +49,13 @@ Expected<RunReport> run_virtual(const scenario::Scenario& s, cc::Registry& regis
                                 const HostStandIn& stand_in = {}, const SeriesRequest& series = {},
                                 runtime::Ranks* ranks = nullptr);
 
+// The DPDK memory (-m) a virtual run starts the EAL with, process-wide: off (the default),
+// a floor of 64 MiB that the process's later and larger runs fit in (the tests run many
+// scenarios in one process); on, the first run's own need and a small margin, for a process
+// that runs one scenario or the same one again (every rocetb command: `rocetb sweep` runs
+// each point in a process of its own). Each MiB costs about 35 us to start.
+void size_eal_for_one_run(bool on);
+
 // The same in realtime (run.clock = "realtime", scenario [realtime]): stages on lcores
 // against the calibrated TSC. summary.json gets "valid" and "invalid_reason" (the
 // lateness check), run.json the lateness report, the clock calibration and the bridges.

@@ -306,6 +306,31 @@ TEST(RunCommand, AVirtualRunsEalCalibrationSleepsOneMillisecond) {
   EXPECT_NEAR(eal.at("tsc_hz").get<double>() / own_hz, 1.0, 0.01);
 }
 
+// `rocetb run` runs one scenario, so its EAL gets that run's DPDK memory (pool headers and
+// rings, twice their estimate) and a small margin, not the 128 MiB a process that runs many
+// scenarios starts with: each MiB of -m costs start-up time. A run with more partitions
+// gets more, and both finish.
+TEST(RunCommand, AVirtualRunsEalMemoryIsSizedForThatRun) {
+  auto eal_mb = [](const std::string& out) {
+    const auto run = nlohmann::json::parse(std::ifstream(out + "/run.json"));
+    const auto& args = run.at("eal_arguments");
+    const auto m = std::find(args.begin(), args.end(), "-m");
+    EXPECT_NE(m, args.end());
+    return m == args.end() ? 0ul : std::stoul((m + 1)->get<std::string>());
+  };
+  const std::string one = out_dir("eal-memory-1");
+  const auto r = run_rocetb({"run", "scenarios/alltoall_leafspine.toml", "--set", "run.duration=20us", "--set",
+                             "run.warmup=0us", "--no-plots", "--out", one});
+  ASSERT_EQ(r.exit_code, 0) << r.out;
+  const std::string three = out_dir("eal-memory-3");
+  const auto p = run_rocetb({"run", "scenarios/alltoall_leafspine.toml", "--set", "run.duration=20us", "--set",
+                             "run.warmup=0us", "--set", "run.partitions=3", "--no-plots", "--out", three});
+  ASSERT_EQ(p.exit_code, 0) << p.out;
+  EXPECT_GT(eal_mb(one), 8u);
+  EXPECT_LT(eal_mb(one), 64u);
+  EXPECT_GT(eal_mb(three), eal_mb(one));
+}
+
 // The EAL's own lines (getopt's complaint, its log) are summarized in the one-line error;
 // --verbose shows them.
 TEST(RunCommand, AnEalFailureIsOneLineUnlessVerbose) {
