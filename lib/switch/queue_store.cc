@@ -3,22 +3,25 @@
 namespace rtb::sw {
 
 QueueStore::QueueStore(uint32_t queues, uint32_t slots)
-    : slots_(slots), next_(slots), queues_(queues) {
-  for (uint32_t i = 0; i < slots; ++i) next_[i] = i + 1 < slots ? i + 1 : kNil;
-  free_ = slots > 0 ? 0 : kNil;
-}
+    : slots_(slots), next_(slots), queues_(queues) {}
 
 bool QueueStore::push(uint32_t queue, const QueuedFrame& f) {
-  if (free_ == kNil) return false;
-  const uint32_t s = free_;
-  free_ = next_[s];
-  slots_[s] = f;
-  next_[s] = kNil;
+  uint32_t s;
+  if (free_ != kNil) {
+    s = free_;
+    free_ = next_.at[s];
+  } else if (fresh_ < slots_.n) {
+    s = fresh_++;
+  } else {
+    return false;
+  }
+  slots_.at[s] = f;
+  next_.at[s] = kNil;
   Fifo& q = queues_[queue];
   if (q.tail == kNil) {
     q.head = s;
   } else {
-    next_[q.tail] = s;
+    next_.at[q.tail] = s;
   }
   q.tail = s;
   ++q.frames;
@@ -30,13 +33,13 @@ bool QueueStore::push(uint32_t queue, const QueuedFrame& f) {
 QueuedFrame QueueStore::pop(uint32_t queue) {
   Fifo& q = queues_[queue];
   const uint32_t s = q.head;
-  q.head = next_[s];
+  q.head = next_.at[s];
   if (q.head == kNil) q.tail = kNil;
   --q.frames;
-  q.bytes -= slots_[s].bytes;
-  next_[s] = free_;
+  q.bytes -= slots_.at[s].bytes;
+  next_.at[s] = free_;
   free_ = s;
-  return slots_[s];
+  return slots_.at[s];
 }
 
 }  // namespace rtb::sw
