@@ -9,19 +9,19 @@ bool QueueStore::push(uint32_t queue, const QueuedFrame& f) {
   uint32_t s;
   if (free_ != kNil) {
     s = free_;
-    free_ = next_.at[s];
-  } else if (fresh_ < slots_.n) {
+    free_ = next_[s];
+  } else if (fresh_ < slots_.size()) {
     s = fresh_++;
   } else {
     return false;
   }
-  slots_.at[s] = f;
-  next_.at[s] = kNil;
+  slots_[s] = f;
+  next_[s] = kNil;
   Fifo& q = queues_[queue];
   if (q.tail == kNil) {
     q.head = s;
   } else {
-    next_.at[q.tail] = s;
+    next_[q.tail] = s;
   }
   q.tail = s;
   ++q.frames;
@@ -33,13 +33,13 @@ bool QueueStore::push(uint32_t queue, const QueuedFrame& f) {
 QueuedFrame QueueStore::pop(uint32_t queue) {
   Fifo& q = queues_[queue];
   const uint32_t s = q.head;
-  q.head = next_.at[s];
+  q.head = next_[s];
   if (q.head == kNil) q.tail = kNil;
   --q.frames;
-  q.bytes -= slots_.at[s].bytes;
-  next_.at[s] = free_;
+  q.bytes -= slots_[s].bytes;
+  next_[s] = free_;
   free_ = s;
-  return slots_.at[s];
+  return slots_[s];
 }
 
 }  // namespace rtb::sw

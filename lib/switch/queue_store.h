@@ -1,19 +1,18 @@
 // The frames waiting in the switch's egress queues: FIFO lists threaded through one array
 // of slots sized at start (one slot per buffer cell, since every queued frame holds at
 // least one cell), so nothing is allocated per frame. The slots of a deep buffer (a
-// 32 MiB one has hundreds of thousands) lie on huge pages, for fewer TLB misses on frames
-// deep in a queue. They are written on first use, never at start: a slot above the
-// high-water mark has never held a frame, so the free list starts empty and grows as
-// frames leave. Creating a store touches none of its pages, and a run only ever writes
-// the slots its deepest moment needed (a page fault costs microseconds in a virtual
-// machine, and a 32 MiB buffer's slots and links are 2.5 MB).
+// 32 MiB one has hundreds of thousands) lie in fresh memory (core/mapped_array.h), on huge
+// pages when large, for fewer TLB misses on frames deep in a queue. They are written on
+// first use, never at start: a slot above the high-water mark has never held a frame, so
+// the free list starts empty and grows as frames leave. Creating a store touches none of
+// its pages, and a run only ever writes the slots its deepest moment needed (a page fault
+// costs microseconds in a virtual machine, and a 32 MiB buffer's slots and links are 2.5 MB).
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 #include <vector>
 
-#include "core/huge_page_allocator.h"
+#include "core/mapped_array.h"
 
 struct rte_mbuf;
 
@@ -36,7 +35,7 @@ class QueueStore {
 
   bool push(uint32_t queue, const QueuedFrame& f);  // false when every slot is taken
   QueuedFrame pop(uint32_t queue);                  // precondition: !empty(queue)
-  const QueuedFrame& head(uint32_t queue) const { return slots_.at[queues_[queue].head]; }
+  const QueuedFrame& head(uint32_t queue) const { return slots_[queues_[queue].head]; }
   bool empty(uint32_t queue) const { return queues_[queue].frames == 0; }
   uint32_t frames(uint32_t queue) const { return queues_[queue].frames; }
   uint64_t bytes(uint32_t queue) const { return queues_[queue].bytes; }
@@ -48,20 +47,8 @@ class QueueStore {
     uint32_t head = kNil, tail = kNil, frames = 0;
     uint64_t bytes = 0, watermark = 0;
   };
-  // Storage for n objects that nothing constructs or zeroes (T is trivially copyable and
-  // every element is written before it is read).
-  template <class T>
-  struct Unwritten {
-    static_assert(std::is_trivially_copyable_v<T>);
-    explicit Unwritten(uint32_t count) : n(count), at(HugePageAllocator<T>().allocate(count)) {}
-    ~Unwritten() { HugePageAllocator<T>().deallocate(at, n); }
-    Unwritten(const Unwritten&) = delete;
-    Unwritten& operator=(const Unwritten&) = delete;
-    uint32_t n;
-    T* at;
-  };
-  Unwritten<QueuedFrame> slots_;
-  Unwritten<uint32_t> next_;
+  MappedArray<QueuedFrame> slots_;
+  MappedArray<uint32_t> next_;
   std::vector<Fifo> queues_;
   uint32_t free_ = kNil;  // slots that held a frame and are free again
   uint32_t fresh_ = 0;    // the high-water mark: slots from here on never held a frame

@@ -2,7 +2,7 @@
 
 #include "runtime/pool/mapped_ring_ops.h"
 
-#include "core/huge_page_allocator.h"
+#include "core/mapped_array.h"
 
 #include <rte_common.h>
 #include <rte_debug.h>
@@ -44,25 +44,8 @@ void init_mbuf(rte_mempool* mp, void* opaque, void* obj, unsigned idx) {
   std::memcpy(buf + RTE_PKTMBUF_HEADROOM, ctx.payload->data(), ctx.payload->size());
 }
 
-// The kernel backs only whole, aligned 2 MiB ranges of a mapping with a transparent huge
-// page (Documentation/admin-guide/mm/transhuge.rst), and places a mapping whose length is
-// not a multiple of 2 MiB at any 4 KiB page: a 6 MiB chunk mapped as it came got one huge
-// page and about a thousand 4 KiB faults. So a chunk is mapped as whole huge pages, aligned.
-size_t whole_huge_pages(size_t bytes) { return RTE_ALIGN_CEIL(bytes, kHugePageBytes); }
-
-// `len` bytes (whole huge pages) at a huge page boundary: a mapping one huge page longer,
-// trimmed at both ends. MAP_FAILED as mmap() on failure.
-void* map_huge_aligned(size_t len) {
-  auto* raw = static_cast<char*>(
-      mmap(nullptr, len + kHugePageBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0));
-  if (raw == MAP_FAILED) return MAP_FAILED;
-  char* mem = RTE_PTR_ALIGN_CEIL(raw, kHugePageBytes);
-  const size_t head = static_cast<size_t>(mem - raw);
-  if (head > 0) munmap(raw, head);
-  munmap(mem + len, kHugePageBytes - head);
-  madvise(mem, len, MADV_HUGEPAGE);  // advice: ordinary pages without THP
-  return mem;
-}
+// A chunk is mapped as whole, aligned huge pages (core/mapped_array.h says why): a 6 MiB
+// chunk mapped as it came got one huge page and about a thousand 4 KiB faults.
 
 // rte_mempool_memchunk_free_cb_t of a chunk an on-demand pool mapped itself.
 void unmap_chunk(rte_mempool_memhdr* chunk, void*) { munmap(chunk->addr, whole_huge_pages(chunk->len)); }
