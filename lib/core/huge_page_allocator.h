@@ -22,6 +22,9 @@ namespace rtb {
 // The x86-64 transparent huge page: the kernel backs only whole, aligned ranges of it.
 inline constexpr size_t kHugePageBytes = size_t{2} << 20;
 
+// `bytes` rounded up to whole huge pages.
+constexpr size_t whole_huge_pages(size_t bytes) { return (bytes + kHugePageBytes - 1) / kHugePageBytes * kHugePageBytes; }
+
 template <class T>
 struct HugePageAllocator {
   using value_type = T;
@@ -38,7 +41,7 @@ struct HugePageAllocator {
     if (n > max_size()) throw std::bad_array_new_length();
     const size_t bytes = n * sizeof(T);
     if (bytes < kHuge) return std::allocator<T>().allocate(n);
-    const size_t rounded = (bytes + kHuge - 1) / kHuge * kHuge;
+    const size_t rounded = whole_huge_pages(bytes);
     void* p = std::aligned_alloc(kHuge, rounded);
     if (p == nullptr) throw std::bad_alloc();
     madvise(p, rounded, MADV_HUGEPAGE);  // advice only: failure leaves ordinary pages

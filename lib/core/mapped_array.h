@@ -14,10 +14,9 @@
 #include <new>
 #include <type_traits>
 
-namespace rtb {
+#include "core/huge_page_allocator.h"
 
-// `bytes` rounded up to whole huge pages (2 MiB).
-size_t whole_huge_pages(size_t bytes);
+namespace rtb {
 
 // `len` bytes (whole huge pages) at a huge page boundary, advised huge pages: a mapping one
 // huge page longer, trimmed at both ends. MAP_FAILED, as mmap(), on failure.

@@ -44,9 +44,6 @@ void init_mbuf(rte_mempool* mp, void* opaque, void* obj, unsigned idx) {
   std::memcpy(buf + RTE_PKTMBUF_HEADROOM, ctx.payload->data(), ctx.payload->size());
 }
 
-// A chunk is mapped as whole, aligned huge pages (core/mapped_array.h says why): a 6 MiB
-// chunk mapped as it came got one huge page and about a thousand 4 KiB faults.
-
 // rte_mempool_memchunk_free_cb_t of a chunk an on-demand pool mapped itself.
 void unmap_chunk(rte_mempool_memhdr* chunk, void*) { munmap(chunk->addr, whole_huge_pages(chunk->len)); }
 
@@ -151,6 +148,8 @@ Status MbufPool::populate_chunk(uint32_t count) {
   }
   // A page-aligned mapping satisfies the alignment the mempool asks for (a cache line).
   assert(align <= static_cast<size_t>(sysconf(_SC_PAGESIZE)));
+  // Whole, aligned huge pages (core/mapped_array.h says why): a 6 MiB chunk mapped as it
+  // came got one huge page and about a thousand 4 KiB faults.
   const size_t mapped = whole_huge_pages(static_cast<size_t>(bytes));
   void* mem = map_huge_aligned(mapped);
   if (mem == MAP_FAILED) {
